@@ -1,0 +1,262 @@
+"""Shared data contracts: the plain-dict shapes that cross module boundaries.
+
+Everything here is a ``TypedDict`` of JSON-safe values, because these dicts travel through LangGraph state and
+must survive any checkpointer (msgpack/JSON). Playwright objects never appear in them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, NotRequired, TypedDict
+
+# --------------------------------------------------------------------------------------------------------------
+# Actions
+# --------------------------------------------------------------------------------------------------------------
+
+#: Every action the executor can emit. ``done`` and ``ask_user`` are meta actions the graph handles itself.
+ActionName = Literal[
+    "click",
+    "type",
+    "select_option",
+    "scroll",
+    "press_key",
+    "navigate",
+    "search",
+    "go_back",
+    "go_forward",
+    "switch_tab",
+    "screenshot",
+    "wait",
+    "done",
+    "ask_user",
+]
+
+BROWSER_ACTIONS: tuple[str, ...] = (
+    "click",
+    "type",
+    "select_option",
+    "scroll",
+    "press_key",
+    "navigate",
+    "search",
+    "go_back",
+    "go_forward",
+    "switch_tab",
+    "screenshot",
+    "wait",
+)
+META_ACTIONS: tuple[str, ...] = ("done", "ask_user")
+ALL_ACTIONS: tuple[str, ...] = BROWSER_ACTIONS + META_ACTIONS
+
+#: Actions that need an observed element id.
+ELEMENT_ACTIONS: tuple[str, ...] = ("click", "type", "select_option")
+
+ErrorType = Literal[
+    "none",
+    "element_not_found",
+    "ambiguous_step",
+    "tool_limit",
+    "navigation_blocked",
+    "timeout",
+    "unknown",
+]
+ERROR_TYPES: tuple[str, ...] = (
+    "none",
+    "element_not_found",
+    "ambiguous_step",
+    "tool_limit",
+    "navigation_blocked",
+    "timeout",
+    "unknown",
+)
+
+
+class ActionArgs(TypedDict, total=False):
+    """Arguments by action. Only the keys an action uses are present.
+
+    click: -
+    type: text, submit (bool: press Enter afterwards), clear (bool, default True)
+    select_option: option (visible label or value)
+    scroll: direction ("up"|"down"), amount ("page" | pixels as int); element_id optional (scroll inside it)
+    press_key: key ("Enter", "Escape", "Tab", "ArrowDown", ...)
+    navigate: url
+    search: query
+    switch_tab: tab_id
+    screenshot: path (optional)
+    wait: seconds
+    done: answer (final answer text, may be empty), success (bool, default True)
+    ask_user: question
+    """
+
+    text: str
+    submit: bool
+    clear: bool
+    option: str
+    direction: Literal["up", "down"]
+    amount: str | int
+    key: str
+    url: str
+    query: str
+    tab_id: str
+    path: str
+    seconds: float
+    answer: str
+    success: bool
+    question: str
+    reason: str
+
+
+class Action(TypedDict):
+    """One concrete action on the current page, as produced by the translate node."""
+
+    action: str  # ActionName
+    element_id: int | None  # observed ``data-agent-id`` for element actions (and optional for scroll)
+    args: ActionArgs
+    reasoning: NotRequired[str]
+
+
+EventType = Literal["url_changed", "dom_changed", "tab_opened", "tab_closed", "dialog", "download"]
+
+
+class BrowserEvent(TypedDict, total=False):
+    """Something that happened in the browser since the last observation.
+
+    url_changed: url, previous_url
+    dom_changed: url
+    tab_opened / tab_closed: tab_id, url
+    dialog: dialog_type (alert|confirm|prompt|beforeunload), message, handled ("accepted"|"dismissed")
+    download: filename (sanitized), path (absolute, inside the run dir), url, suggested_filename
+    """
+
+    type: str  # EventType
+    ts: float
+    url: str
+    previous_url: str
+    tab_id: str
+    dialog_type: str
+    message: str
+    handled: str
+    filename: str
+    path: str
+    suggested_filename: str
+
+
+class ActionResult(TypedDict):
+    """Outcome of executing one action. ``status`` is judged on the page, not assumed."""
+
+    action: str
+    args: dict[str, Any]
+    element_id: int | None
+    status: Literal["success", "failure"]
+    error_type: str  # ErrorType
+    message: str
+    execution_time_ms: int
+    events: list[BrowserEvent]
+    fallback: NotRequired[str | None]  # which fallback made it work: wiggle | js_click | text_match | None
+    url_before: NotRequired[str]
+    url_after: NotRequired[str]
+    extracted: NotRequired[str]  # text an action produced (e.g. screenshot path)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Observation (Set-of-Mark)
+# --------------------------------------------------------------------------------------------------------------
+
+Zone = Literal["header", "nav", "main", "aside", "footer", "dialog"]
+PageType = Literal["listing", "detail", "form", "search", "article", "pdf", "error", "other"]
+PAGE_TYPES: tuple[str, ...] = ("listing", "detail", "form", "search", "article", "pdf", "error", "other")
+
+
+class Element(TypedDict, total=False):
+    """One marked element. ``id`` is the ``data-agent-id`` written on the element in the page."""
+
+    id: int
+    tag: str
+    role: str
+    name: str  # accessible name
+    text: str  # visible text (trimmed, bounded)
+    value: str
+    placeholder: str
+    input_type: str
+    attrs: dict[str, str]  # name, id, href, aria-* , title, alt ... (only those present)
+    bbox: list[float]  # [x, y, width, height] in CSS px, relative to the top document's viewport
+    zone: str  # Zone
+    fixed: bool  # position fixed or sticky
+    in_viewport: bool
+    occluded: bool  # elementFromPoint at its centre hits something else
+    disabled: bool
+    checked: bool | None
+    selected: bool | None
+    editable: bool
+    interactive: bool  # False for informative-only elements (headings, prices, labels)
+    options: list[str]  # for <select>: visible option labels
+    frame: str  # "" for the top document, else a frame path such as "0" or "0/1"
+    cross_origin: bool
+    new: bool  # not present in the previous observation of the same document
+
+
+class ScrollInfo(TypedDict):
+    y: float
+    height: float
+    viewport_height: float
+    above_px: float
+    below_px: float
+
+
+class TabInfo(TypedDict):
+    id: str
+    url: str
+    title: str
+    active: bool
+
+
+class Observation(TypedDict, total=False):
+    """What the agent sees at one step. ``text`` is exactly what the model is shown."""
+
+    url: str
+    title: str
+    tabs: list[TabInfo]
+    active_tab_id: str
+    scroll: ScrollInfo
+    elements: list[Element]  # every marked element (the kept ones first)
+    kept_ids: list[int]  # ids shown in ``text`` (bounded, goal-aware)
+    omitted: int  # marked elements left out of ``text``
+    text: str
+    chars: int
+    page_text: str  # visible text of the page (bounded), for answering questions
+    mapping_hash: str  # structure of all marked elements
+    candidate_hash: str  # the kept candidates
+    dom_hash: str  # coarse fingerprint of the document content
+    page_type: str  # PageType
+    frames: list[dict[str, Any]]  # {"path", "url", "cross_origin", "reached"}
+    observe_ms: int
+    screenshot_path: str | None
+    document_id: str  # changes when the document is replaced (navigation), not on DOM mutation
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Records
+# --------------------------------------------------------------------------------------------------------------
+
+TerminalType = Literal["goal_satisfied", "goal_failed", "loop_stuck", "budget_exhausted"]
+TERMINAL_TYPES: tuple[str, ...] = ("goal_satisfied", "goal_failed", "loop_stuck", "budget_exhausted")
+
+
+class TraceRecord(TypedDict, total=False):
+    """One line of ``runs/<run_id>/trace.jsonl``: one graph node step."""
+
+    run_id: str
+    seq: int
+    ts: float
+    node: str
+    stage: str
+    step: int
+    url: str
+    plan_step: str | None
+    action: Action | None
+    result: ActionResult | None
+    node_ms: int
+    screenshot: str | None  # path relative to the run dir
+    note: str
+    terminal_type: str | None
+    terminal_reason: str | None
+    usage: dict[str, Any]

@@ -1,0 +1,1 @@
+"""Small shared helpers with no dependency on the graph or the browser."""

@@ -1,0 +1,70 @@
+"""Shared fixtures: the fixture site on loopback and a real Chromium.
+
+Area-specific fixtures live in each test folder's own conftest.py.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from agent.browser.launch import CHROMIUM_FLAGS, resolve_executable
+from agent.util.static_server import StaticServer
+
+SITE_ROOT = Path(__file__).parent / "site"
+
+
+def _site_routes() -> dict:
+    try:
+        from tests.site_routes import ROUTES
+    except ImportError:
+        return {}
+    return ROUTES
+
+
+@pytest.fixture(scope="session")
+def site_url() -> Iterator[str]:
+    """Base URL (no trailing slash) of the fixture site served on 127.0.0.1."""
+    with StaticServer(SITE_ROOT, routes=_site_routes()) as server:
+        yield server.base_url
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _isolated_home() -> Iterator[None]:
+    """Chromium writes into HOME even for --version: give the whole test session a temporary one."""
+    with tempfile.TemporaryDirectory(prefix="wayfinder-home-") as home:
+        old = os.environ.get("HOME")
+        os.environ["HOME"] = home
+        os.environ.setdefault("XDG_CONFIG_HOME", os.path.join(home, ".config"))
+        os.environ.setdefault("XDG_CACHE_HOME", os.path.join(home, ".cache"))
+        try:
+            yield
+        finally:
+            if old is not None:
+                os.environ["HOME"] = old
+
+
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
+async def pw_browser() -> AsyncIterator[object]:
+    """One raw Playwright Chromium for the whole test session (for tests below the session layer)."""
+    from playwright.async_api import async_playwright
+
+    executable = resolve_executable()
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(headless=True, executable_path=executable, args=list(CHROMIUM_FLAGS))
+        yield browser
+        await browser.close()
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def page(pw_browser) -> AsyncIterator[object]:
+    """A fresh raw Playwright page in its own context."""
+    context = await pw_browser.new_context(viewport={"width": 1280, "height": 900})
+    page = await context.new_page()
+    yield page
+    await context.close()
