@@ -48,6 +48,9 @@ class Context:
     )
     model_timeout_s: float = _d(60.0, "Timeout of one model request, in seconds.")
     model_max_retries: int = _d(2, "Retries on 429/5xx/connection errors (never on 400/401).")
+    model_retry_backoff_s: float = _d(
+        0.5, "First pause before retrying a model request, in seconds; doubles per retry (plus jitter)."
+    )
     vision: str = _d("off", "Send screenshots to the model: off, auto (when useful) or on.", choices=("off", "auto", "on"))
     prompts_dir: str | None = _d(None, "Directory with planner.md / executor.md overriding the bundled prompts.")
     price_per_1k_input: float = _d(0.0, "Cost in USD per 1000 input tokens (for cost totals and budget).")
@@ -81,6 +84,9 @@ class Context:
     search_url_template: str = _d(
         "https://html.duckduckgo.com/html/?q={query}",
         "Search engine used when the page has no search box; {query} is URL-encoded.",
+    )
+    keep_browser_open: bool = _d(
+        False, "Leave the browser open when the run ends (embedding apps and tests close it via the registry)."
     )
     allowed_domains: list[str] = _d([], "If set, navigation is limited to these domains (and subdomains).")
     blocked_domains: list[str] = _d([], "Domains navigation may never reach.")
@@ -120,6 +126,8 @@ class Context:
             navigation_timeout_s=self.navigation_timeout_s,
             search_url_template=self.search_url_template,
             downloads_dir=(run_dir / "downloads") if run_dir else None,
+            allowed_domains=list(self.allowed_domains),
+            blocked_domains=list(self.blocked_domains),
         )
 
     @property

@@ -68,3 +68,48 @@ async def page(pw_browser) -> AsyncIterator[object]:
     page = await context.new_page()
     yield page
     await context.close()
+
+
+def browser_test_options(site_url: str, **overrides: object):
+    """BrowserOptions for tests: short timeouts, and web search pointed at the fixture site's search page."""
+    from agent.browser.options import BrowserOptions
+
+    values: dict = {
+        "action_timeout_s": 6.0,
+        "navigation_timeout_s": 8.0,
+        "search_url_template": site_url + "/search.html?q={query}",
+    }
+    values.update(overrides)
+    return BrowserOptions(**values)
+
+
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
+async def _shared_browser(site_url, tmp_path_factory) -> AsyncIterator[dict]:
+    """Holder of the one BrowserSession shared by the test session (Chromium starts once, ~1-2 s)."""
+    holder: dict = {"run_dir": tmp_path_factory.mktemp("shared-run"), "session": None}
+    yield holder
+    if holder["session"] is not None:
+        await holder["session"].close()
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def session(_shared_browser, site_url) -> AsyncIterator[object]:
+    """The shared BrowserSession reset to one blank tab: no cookies, storage, events; default test options.
+
+    Started on first use and restarted if a test left it dead. A test that kills the browser or needs other
+    launch options starts its own BrowserSession instead.
+    """
+    from agent.browser.session import BrowserSession
+
+    shared = _shared_browser["session"]
+    if shared is None or not shared.is_alive:
+        if shared is not None:
+            await shared.close()
+        shared = await BrowserSession.start(browser_test_options(site_url), _shared_browser["run_dir"])
+        _shared_browser["session"] = shared
+    options = browser_test_options(site_url)
+    options.downloads_dir = shared.downloads_dir
+    shared.options = options
+    await shared.set_domain_policy([], [])
+    await shared.reset()
+    yield shared

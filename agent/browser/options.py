@@ -26,3 +26,10 @@ class BrowserOptions:
     #: Used by `search` when the page has no search box of its own. ``{query}`` is URL-encoded.
     search_url_template: str = "https://html.duckduckgo.com/html/?q={query}"
     downloads_dir: Path | None = None  # default: <run_dir>/downloads
+    #: Navigation guards (see agent.browser.urls): a host must match an allowed domain (or subdomain) when the
+    #: list is set, and may never match a blocked one. Enforced for navigate/search and, through request
+    #: routing, for every document request (clicks, redirects, popups, frames).
+    allowed_domains: list[str] = field(default_factory=list)
+    blocked_domains: list[str] = field(default_factory=list)
+    #: After an action, wait at most this long for its navigation/XHR to land before the next observation.
+    settle_timeout_s: float = 3.0

@@ -1,0 +1,451 @@
+"""Observation: run the Set-of-Mark pass in every reachable frame and turn it into an ``Observation``.
+
+``som.js`` runs once in the top document (it walks same-origin iframes and open shadow roots itself) and once in
+each visible cross-origin frame that Playwright can enter, with an id base of ``100000 * k`` so ids stay unique
+across the page. Every evaluate call is time-bounded and every failure is caught: a blank, loading, crashed or
+hostile page yields a valid Observation (possibly with no elements), never an exception or a hang.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import itertools
+import json
+import tempfile
+import time
+import weakref
+from pathlib import Path
+from typing import Any
+
+from agent.dom.options import ObserveOptions
+from agent.dom.serialize import build_observation
+from agent.types import Element, Observation
+
+SOM_JS: str = (Path(__file__).with_name("som.js")).read_text(encoding="utf-8")
+
+#: Ids of a cross-origin frame's own counter start at ``FRAME_ID_BASE * k`` (k = 1, 2, ... per page).
+FRAME_ID_BASE = 100_000
+
+_OVERLAY_ATTR = "data-agent-overlay"
+
+_RETRYABLE = ("execution context was destroyed", "cannot find context", "navigat", "frame was detached")
+
+
+class _FrameBases:
+    """Per page: a stable ``k`` for every cross-origin frame, so its ids never collide with another frame's."""
+
+    def __init__(self) -> None:
+        self.next = 1
+        self.by_frame: dict[int, tuple[Any, int]] = {}
+
+    def base_for(self, frame: Any) -> int:
+        hit = self.by_frame.get(id(frame))
+        if hit is not None and hit[0] is frame:
+            return hit[1]
+        k = self.next
+        self.next += 1
+        self.by_frame[id(frame)] = (frame, k * FRAME_ID_BASE)
+        return k * FRAME_ID_BASE
+
+
+_BASES: weakref.WeakKeyDictionary[Any, _FrameBases] = weakref.WeakKeyDictionary()
+_BASES_FALLBACK: dict[int, _FrameBases] = {}
+
+
+def _bases(page: Any) -> _FrameBases:
+    try:
+        bases = _BASES.get(page)
+        if bases is None:
+            bases = _FrameBases()
+            _BASES[page] = bases
+        return bases
+    except TypeError:  # not weak-referenceable / hashable: keyed by identity instead
+        return _BASES_FALLBACK.setdefault(id(page), _FrameBases())
+
+
+def _js_args(options: ObserveOptions, **extra: Any) -> dict[str, Any]:
+    args: dict[str, Any] = {
+        "base": 0,
+        "framePath": "",
+        "offset": [0, 0],
+        "clip": None,
+        "crossOrigin": False,
+        "bg": [255, 255, 255],
+        "maxInfo": options.max_informative,
+        "maxElements": options.max_marked,
+        "textChars": options.element_text_chars,
+        "pageTextChars": options.page_text_chars,
+    }
+    args.update(extra)
+    return args
+
+
+class _EvalError(Exception):
+    """The marking pass could not run in a frame (timeout, navigation, closed page)."""
+
+
+async def _evaluate(frame: Any, args: dict[str, Any], timeout: float) -> dict[str, Any]:
+    """One bounded marking pass in ``frame``; one retry when a navigation destroyed the context mid-call."""
+    for attempt in (0, 1):
+        if timeout <= 0:
+            raise _EvalError("observation time budget exhausted")
+        started = time.monotonic()
+        try:
+            result = await asyncio.wait_for(frame.evaluate(SOM_JS, args), timeout)
+        except TimeoutError as exc:
+            raise _EvalError(f"marking pass timed out after {timeout:.1f}s (page busy or hung)") from exc
+        except Exception as exc:  # Playwright Error: closed target, navigation, detached frame
+            message = str(exc).split("\n", 1)[0]
+            if attempt == 0 and any(key in message.lower() for key in _RETRYABLE):
+                left = timeout - (time.monotonic() - started)
+                try:
+                    await asyncio.wait_for(
+                        frame.wait_for_load_state("domcontentloaded"), max(0.05, min(left, 2.0))
+                    )
+                except Exception:
+                    await asyncio.sleep(0.05)
+                timeout -= time.monotonic() - started
+                continue
+            raise _EvalError(message or type(exc).__name__) from exc
+        # The pass returns one JSON string: Playwright's structured serialization of ~1000 nested dicts costs
+        # seconds, a string costs milliseconds.
+        if isinstance(result, str):
+            try:
+                result = json.loads(result)
+            except ValueError as exc:
+                raise _EvalError("marking pass returned malformed data") from exc
+        if not isinstance(result, dict):
+            raise _EvalError("marking pass returned nothing")
+        return result
+    raise _EvalError("page kept navigating during observation")
+
+
+async def _frame_path(frame: Any, timeout: float) -> str | None:
+    """The ``data-agent-frame`` path the parent's pass wrote on this frame's <iframe>, if any."""
+
+    async def read() -> str | None:
+        handle = await frame.frame_element()
+        try:
+            return await handle.get_attribute("data-agent-frame")
+        finally:
+            await handle.dispose()
+
+    try:
+        return await asyncio.wait_for(read(), timeout)
+    except Exception:
+        return None
+
+
+def _depth(frame: Any) -> int:
+    depth = 0
+    parent = frame.parent_frame
+    while parent is not None and depth < 50:
+        depth += 1
+        parent = parent.parent_frame
+    return depth
+
+
+def _empty_raw(url: str, error: str = "") -> dict[str, Any]:
+    return {
+        "ok": False,
+        "error": error,
+        "url": url,
+        "title": "",
+        "document_id": "",
+        "elements": [],
+        "frames": [],
+        "page_text": "",
+        "stats": {},
+        "scroll": {"y": 0.0, "height": 0.0, "viewport_height": 0.0, "above_px": 0.0, "below_px": 0.0},
+        "truncated": False,
+    }
+
+
+async def collect(page: Any, options: ObserveOptions | None = None) -> dict[str, Any]:
+    """Run the marking pass in all reachable frames; the raw material :func:`build_observation` turns into text.
+
+    Never raises: on failure the result has ``ok=False``, an ``error`` and no elements.
+    """
+    opts = options or ObserveOptions()
+    deadline = time.monotonic() + opts.total_timeout_s
+    try:
+        url = page.url
+    except Exception:
+        url = ""
+    try:
+        main = page.main_frame
+        top = await _evaluate(main, _js_args(opts), min(opts.frame_timeout_s, opts.total_timeout_s))
+    except _EvalError as exc:
+        return _empty_raw(url, str(exc))
+    except Exception as exc:
+        return _empty_raw(url, str(exc).split("\n", 1)[0] or type(exc).__name__)
+    if not top.get("ok"):
+        return _empty_raw(top.get("url") or url, str(top.get("error") or "marking pass failed"))
+    raw = _empty_raw(url)
+    raw.update(top)
+    raw["ok"] = True
+    raw["error"] = ""
+    if opts.cross_origin_frames and any(
+        f.get("cross_origin") and not f.get("reached") for f in raw["frames"]
+    ):
+        await _reach_cross_origin(page, raw, opts, deadline)
+    raw["frames"] = [
+        {
+            "path": f.get("path", ""),
+            "url": f.get("url", ""),
+            "cross_origin": bool(f.get("cross_origin")),
+            "reached": bool(f.get("reached")),
+            "name": f.get("name", ""),
+        }
+        for f in raw["frames"]
+    ]
+    return raw
+
+
+async def _reach_cross_origin(page: Any, raw: dict[str, Any], opts: ObserveOptions, deadline: float) -> None:
+    """Mark cross-origin frames through Playwright, parents before children, each with its own id range."""
+    by_path = {f["path"]: f for f in raw["frames"]}
+    owner = {f["path"]: "" for f in raw["frames"]}  # frame path -> path of the pass that found its <iframe>
+    passes: dict[str, list[dict[str, Any]]] = {"": raw["elements"]}
+    seen_ids = {e["id"] for e in raw["elements"]}
+    try:
+        candidates = [f for f in page.frames if f is not page.main_frame and not f.is_detached()]
+    except Exception:
+        return
+    bases = _bases(page)
+    extra_text: list[str] = []
+    for _, group in itertools.groupby(sorted(candidates, key=_depth), key=_depth):
+        group = list(group)
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            break
+        paths = await asyncio.gather(*(_frame_path(f, min(1.0, remaining)) for f in group))
+        jobs = []
+        for frame, path in zip(group, paths, strict=True):
+            info = by_path.get(path or "")
+            if info is None or info.get("reached") or not info.get("cross_origin"):
+                continue  # reached by the parent's own walk, or hidden (never walked): leave it alone
+            args = _js_args(
+                opts,
+                base=bases.base_for(frame),
+                framePath=info["path"],
+                offset=info.get("offset") or [0, 0],
+                clip=info.get("clip"),
+                crossOrigin=True,
+                bg=None,
+            )
+            jobs.append((frame, info, args))
+        if not jobs:
+            continue
+        remaining = deadline - time.monotonic()
+        results = await asyncio.gather(
+            *(_evaluate(frame, args, min(opts.frame_timeout_s, remaining)) for frame, _, args in jobs),
+            return_exceptions=True,
+        )
+        for (frame, info, _), result in zip(jobs, results, strict=True):
+            if isinstance(result, BaseException) or not result.get("ok"):
+                continue
+            info["reached"] = True
+            with contextlib.suppress(Exception):
+                info["url"] = frame.url or info.get("url", "")
+            zone, fixed = info.get("zone") or "main", bool(info.get("fixed"))
+            own: list[dict[str, Any]] = []
+            for element in result.get("elements", []):
+                if element["id"] in seen_ids:
+                    continue  # a page-forged duplicate id: the first one wins
+                seen_ids.add(element["id"])
+                if element.get("zone") == "main" and zone != "main":
+                    element["zone"] = zone
+                element["fixed"] = bool(element.get("fixed")) or fixed
+                own.append(element)
+            passes[info["path"]] = own
+            for sub in result.get("frames", []):
+                by_path[sub["path"]] = sub
+                owner[sub["path"]] = info["path"]
+                raw["frames"].append(sub)
+            if result.get("page_text"):
+                extra_text.append(result["page_text"])
+    if len(passes) > 1:
+        raw["elements"] = _in_document_order("", passes, owner, by_path)
+    if extra_text:
+        joined = "\n".join([raw.get("page_text", "")] + extra_text).strip()
+        raw["page_text"] = joined
+
+
+def _in_document_order(
+    path: str,
+    passes: dict[str, list[dict[str, Any]]],
+    owner: dict[str, str],
+    frames: dict[str, dict[str, Any]],
+) -> list[dict[str, Any]]:
+    """One pass's elements with each cross-origin frame's elements spliced in where its <iframe> sits."""
+    children = sorted(
+        (int(frames[child].get("index") or 0), child)
+        for child, parent in owner.items()
+        if parent == path and child in passes
+    )
+    out: list[dict[str, Any]] = []
+    own = passes.get(path, [])
+    k = 0
+    for i in range(len(own) + 1):
+        while k < len(children) and children[k][0] <= i:
+            out.extend(_in_document_order(children[k][1], passes, owner, frames))
+            k += 1
+        if i < len(own):
+            out.append(own[i])
+    return out
+
+
+async def mark_frames(page: Any, *, options: ObserveOptions | None = None) -> list[Element]:
+    """Mark the page (all reachable frames) with ``data-agent-id`` and return the raw element dicts.
+
+    The cheap entry point for the browser layer's re-mark ("wiggle") fallback: no serialization, no screenshot.
+    """
+    raw = await collect(page, options)
+    return list(raw["elements"])
+
+
+_BADGE_JS = """
+(items) => {
+  const old = document.querySelector('[data-agent-overlay]');
+  if (old) old.remove();
+  const host = document.createElement('div');
+  host.setAttribute('data-agent-overlay', '1');
+  host.style.cssText = 'position:fixed;inset:0;z-index:2147483647;pointer-events:none;';
+  const root = host.attachShadow({ mode: 'closed' });
+  const colors = ['#e6194b', '#3cb44b', '#4363d8', '#f58231', '#911eb4', '#008080', '#9a6324', '#800000'];
+  for (const it of items) {
+    const c = colors[it.id % colors.length];
+    const box = document.createElement('div');
+    box.style.cssText = `position:absolute;left:${it.x}px;top:${it.y}px;width:${it.w}px;height:${it.h}px;` +
+      `outline:2px solid ${c};box-sizing:border-box;`;
+    const tag = document.createElement('div');
+    tag.textContent = String(it.id);
+    tag.style.cssText = `position:absolute;left:${it.x}px;top:${Math.max(0, it.y - 14)}px;background:${c};` +
+      'color:#fff;font:bold 11px/13px monospace;padding:0 3px;border-radius:2px;';
+    root.append(box, tag);
+  }
+  (document.body || document.documentElement).appendChild(host);
+  return items.length;
+}
+"""
+
+_UNBADGE_JS = (
+    "() => { const o = document.querySelectorAll('[data-agent-overlay]'); o.forEach((n) => n.remove()); }"
+)
+
+
+def default_screenshot_path() -> str:
+    """Where a screenshot goes when the caller did not say: a fresh file in the temp directory."""
+    folder = Path(tempfile.gettempdir()) / "wayfinder-screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    return str(folder / f"observe-{time.strftime('%Y%m%d-%H%M%S')}-{time.monotonic_ns() % 1_000_000:06d}.png")
+
+
+async def take_screenshot(
+    page: Any, observation: Observation, path: str, *, badges: bool = True, timeout: float = 5.0
+) -> str | None:
+    """Viewport screenshot to ``path`` with numbered badges on the kept, visible elements; None on failure.
+
+    The overlay lives in a closed shadow root marked ``data-agent-overlay`` (ignored by the DOM watcher) and is
+    removed again whatever happens.
+    """
+    kept = set(observation.get("kept_ids") or [])
+    items = []
+    for element in observation.get("elements") or []:
+        if element.get("id") in kept and element.get("in_viewport"):
+            x, y, w, h = element.get("bbox") or [0, 0, 0, 0]
+            items.append({"id": element["id"], "x": x, "y": y, "w": w, "h": h})
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    drawn = False
+    try:
+        if badges and items:
+            await asyncio.wait_for(page.evaluate(_BADGE_JS, items), timeout)
+            drawn = True
+        await asyncio.wait_for(page.screenshot(path=path, timeout=timeout * 1000), timeout + 1)
+        return path
+    except Exception:
+        return None
+    finally:
+        if drawn:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(page.evaluate(_UNBADGE_JS), 2)
+
+
+async def observe_page(
+    page: Any,
+    *,
+    goal: str = "",
+    previous: Observation | None = None,
+    options: ObserveOptions | None = None,
+    tabs: list | None = None,
+    active_tab_id: str = "",
+    screenshot_path: str | None = None,
+    screenshot: bool = False,
+) -> Observation:
+    """Observe one Playwright page: mark, serialize (goal-aware, bounded), optionally screenshot.
+
+    A screenshot is taken when ``screenshot`` is true, when a ``screenshot_path`` is given (the caller asks for
+    one there), or when ``options.screenshot_mode == "every_step"``; it goes to ``screenshot_path`` (else a temp
+    file) and ``screenshot_path`` in the result says where it is (None when none was taken or it failed).
+    """
+    started = time.perf_counter()
+    opts = options or ObserveOptions()
+    raw = await collect(page, opts)
+    observation = build_observation(
+        raw,
+        goal=goal,
+        previous=previous,
+        options=opts,
+        tabs=list(tabs or []),
+        active_tab_id=active_tab_id or "",
+    )
+    observation["screenshot_path"] = None
+    if screenshot or screenshot_path or opts.screenshot_mode == "every_step":
+        path = screenshot_path or default_screenshot_path()
+        observation["screenshot_path"] = await take_screenshot(
+            page, observation, path, badges=opts.draw_badges, timeout=opts.screenshot_timeout_s
+        )
+    observation["observe_ms"] = int((time.perf_counter() - started) * 1000)
+    return observation
+
+
+async def observe(
+    session: Any,
+    *,
+    goal: str = "",
+    previous: Observation | None = None,
+    options: ObserveOptions | None = None,
+    screenshot_path: str | None = None,
+    screenshot: bool = False,
+) -> Observation:
+    """Observe the session's active tab (``session.page``), with its tabs and active tab id in the header.
+
+    Page trouble never raises (see :func:`observe_page`), but a dead browser does: ``session.page`` raising is
+    a session failure the graph must see, not an empty page to plan on.
+    """
+    tabs: list = []
+    try:
+        listed = session.tabs()
+        if inspect.isawaitable(listed):
+            listed = await listed
+        tabs = list(listed or [])
+    except Exception:
+        tabs = []
+    active = ""
+    try:
+        active = session.active_tab_id or ""
+    except Exception:
+        active = ""
+    return await observe_page(
+        session.page,
+        goal=goal,
+        previous=previous,
+        options=options,
+        tabs=tabs,
+        active_tab_id=active,
+        screenshot_path=screenshot_path,
+        screenshot=screenshot,
+    )

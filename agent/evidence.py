@@ -1,0 +1,91 @@
+"""Pure helpers that judge progress from what was observed, never from what a model claims."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_STOP = frozenset(
+    "a an the and or of to in on at for from with by as is are was were be been it its this that these those "
+    "me my i you your we our please then after before into onto out up down page site website web go open "
+    "visit navigate click press type enter fill select choose find tell what which who how many much when "
+    "where why there their them all any some show get give list search look".split()
+)
+_WORD_RE = re.compile(r"[a-z0-9$€£][a-z0-9$€£.,'-]*", re.IGNORECASE)
+
+
+def keywords(text: str) -> list[str]:
+    """Significant lower-case words of a text (stop words and 1-letter words dropped), in order, unique."""
+    seen: dict[str, None] = {}
+    for raw in _WORD_RE.findall(text.lower()):
+        word = raw.strip(".,'-")
+        if len(word) > 1 and word not in _STOP:
+            seen.setdefault(word, None)
+    return list(seen)
+
+
+def goal_hits(goal: str, text: str) -> list[str]:
+    """Goal keywords that appear in ``text``."""
+    haystack = text.lower()
+    return [word for word in keywords(goal) if word in haystack]
+
+
+def observation_text(observation: dict[str, Any] | None) -> str:
+    if not observation:
+        return ""
+    return " ".join(
+        [observation.get("title", ""), observation.get("url", ""), observation.get("page_text", ""), observation.get("text", "")]
+    )
+
+
+def answer_grounded(answer: str, texts: list[str]) -> bool:
+    """True when the answer shares its specific content with something observed.
+
+    Numbers must appear verbatim; otherwise at least half of the answer's keywords (and at least one) must be
+    found. Models may paraphrase, but an answer with nothing in common with any observed page is invented.
+    """
+    if not answer or not answer.strip():
+        return False
+    haystack = " ".join(texts).lower()
+    numbers = re.findall(r"\d+(?:[.,]\d+)*", answer)
+    if numbers and any(num in haystack for num in numbers):
+        return True
+    words = keywords(answer)
+    if not words:
+        return False
+    found = sum(1 for word in words if word in haystack)
+    return found >= max(1, len(words) // 2)
+
+
+def progress_score(goal: str, observation: dict[str, Any] | None, history: list[dict[str, Any]]) -> tuple[float, list[str]]:
+    """A 0..1 score and the evidence behind it: URL/title/page hits of goal words, successful actions."""
+    evidence: list[str] = []
+    words = keywords(goal)
+    score = 0.0
+    if observation:
+        url_title = (observation.get("url", "") + " " + observation.get("title", "")).lower()
+        url_hits = [w for w in words if w in url_title]
+        page_hits = goal_hits(goal, observation.get("page_text", "") or observation.get("text", ""))
+        if url_hits:
+            evidence.append("url/title mention " + ", ".join(url_hits[:5]))
+            score += 0.25 * min(1.0, len(url_hits) / max(1, len(words)))
+        if page_hits:
+            evidence.append("page mentions " + ", ".join(page_hits[:8]))
+            score += 0.35 * min(1.0, len(page_hits) / max(1, len(words)))
+    successes = [h for h in history if h.get("status") == "success"]
+    if successes:
+        last = successes[-1]
+        evidence.append(f"last successful action: {last.get('action')} {last.get('target', '')}".strip())
+        score += 0.4 * min(1.0, len(successes) / 5)
+    return round(min(score, 1.0), 3), evidence
+
+
+def action_signature(action: dict[str, Any] | None, url: str) -> str:
+    """action + element + URL (+ the text typed): what makes two actions 'the same' for loop detection."""
+    if not action:
+        return ""
+    args = action.get("args") or {}
+    detail = args.get("text") or args.get("query") or args.get("url") or args.get("option") or args.get("key") or ""
+    if action.get("action") == "scroll":
+        detail = f"{args.get('direction', 'down')}"
+    return f"{action.get('action')}|{action.get('element_id')}|{url.split('#', 1)[0]}|{detail}"

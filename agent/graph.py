@@ -1,0 +1,160 @@
+"""The agent graph: observe -> loop_mitigation -> goal_check -> planner -> translate -> safety -> (confirm) ->
+execute -> progress -> observe ..., with error_retry and ask_user, ending in finalize.
+
+``build_graph()`` returns a compiled graph for embedding (pass your own checkpointer for interrupts);
+module-level ``graph`` is compiled without a checkpointer, as LangGraph Studio / ``langgraph dev`` require.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.graph import END, START, StateGraph
+
+from agent.context import Context
+from agent.nodes.ask_user import ask_user
+from agent.nodes.confirm import confirm
+from agent.nodes.error_retry import error_retry
+from agent.nodes.execute import execute
+from agent.nodes.finalize import finalize
+from agent.nodes.goal_check import goal_check
+from agent.nodes.loop_mitigation import loop_mitigation
+from agent.nodes.observe import observe
+from agent.nodes.planner import planner
+from agent.nodes.progress import progress
+from agent.nodes.safety import safety
+from agent.nodes.start import start
+from agent.nodes.translate import translate
+from agent.state import AgentState, InputState, OutputState
+
+#: Graph steps one browser action costs at most (observe ... progress, plus retries and mitigation).
+NODES_PER_STEP = 12
+
+
+def recursion_limit_for(max_steps: int) -> int:
+    """A LangGraph recursion limit that backs the step budget without ever cutting a legitimate run short."""
+    return (max_steps + 3) * NODES_PER_STEP + 50
+
+
+def _ended(state: AgentState) -> bool:
+    return bool(state.get("terminal_type"))
+
+
+def after_start(state: AgentState) -> str:
+    return "finalize" if _ended(state) else "observe"
+
+
+def after_observe(state: AgentState) -> str:
+    return "finalize" if _ended(state) else "loop_mitigation"
+
+
+def after_loop_mitigation(state: AgentState) -> str:
+    return "finalize" if _ended(state) else "goal_check"
+
+
+def after_goal_check(state: AgentState) -> str:
+    if _ended(state):
+        return "finalize"
+    return "translate" if state.get("plan") else "planner"
+
+
+def after_planner(state: AgentState) -> str:
+    if _ended(state):
+        return "finalize"
+    if state.get("pending_error"):
+        return "error_retry"
+    if state.get("completion_claim"):
+        return "goal_check"
+    return "translate"
+
+
+def after_translate(state: AgentState) -> str:
+    if _ended(state):
+        return "finalize"
+    if state.get("pending_error"):
+        return "error_retry"
+    if state.get("completion_claim"):
+        return "goal_check"
+    action = state.get("proposed_action")
+    if action is None:
+        return "progress"  # the step could not be grounded: recorded as a failure, then re-plan
+    if action.get("action") == "ask_user":
+        return "ask_user"
+    return "safety"
+
+
+def after_safety(state: AgentState) -> str:
+    if _ended(state):
+        return "finalize"
+    risk = state.get("action_risk")
+    if risk == "blocked":
+        return "progress"
+    return "confirm" if risk == "high" else "execute"
+
+
+def after_confirm(state: AgentState) -> str:
+    if _ended(state) or state.get("confirmation") == "denied":
+        return "finalize"
+    return "execute"
+
+
+def after_execute(state: AgentState) -> str:
+    return "finalize" if _ended(state) else "progress"
+
+
+def after_progress(state: AgentState) -> str:
+    return "finalize" if _ended(state) else "observe"
+
+
+def after_ask_user(state: AgentState) -> str:
+    return "finalize" if _ended(state) else "observe"
+
+
+def after_error_retry(state: AgentState) -> str:
+    return "finalize" if _ended(state) else "observe"
+
+
+def build_graph(*, checkpointer: Any = None, name: str = "wayfinder", **compile_kwargs: Any):
+    """Compile the agent graph. Embed it as a node/subgraph, or run it with ``ainvoke``/``astream``.
+
+    Pass a checkpointer (e.g. ``SqliteSaver``) for confirm/ask_user interrupts and resumable runs; a parent
+    graph's checkpointer also serves a child compiled without one.
+    """
+    builder = StateGraph(AgentState, context_schema=Context, input_schema=InputState, output_schema=OutputState)
+    nodes = {
+        "start": start,
+        "observe": observe,
+        "loop_mitigation": loop_mitigation,
+        "goal_check": goal_check,
+        "planner": planner,
+        "translate": translate,
+        "safety": safety,
+        "confirm": confirm,
+        "execute": execute,
+        "progress": progress,
+        "ask_user": ask_user,
+        "error_retry": error_retry,
+        "finalize": finalize,
+    }
+    for node_name, fn in nodes.items():
+        builder.add_node(node_name, fn)
+    builder.add_edge(START, "start")
+    builder.add_conditional_edges("start", after_start, ["observe", "finalize"])
+    builder.add_conditional_edges("observe", after_observe, ["loop_mitigation", "finalize"])
+    builder.add_conditional_edges("loop_mitigation", after_loop_mitigation, ["goal_check", "finalize"])
+    builder.add_conditional_edges("goal_check", after_goal_check, ["planner", "translate", "finalize"])
+    builder.add_conditional_edges("planner", after_planner, ["translate", "goal_check", "error_retry", "finalize"])
+    builder.add_conditional_edges(
+        "translate", after_translate, ["safety", "ask_user", "goal_check", "progress", "error_retry", "finalize"]
+    )
+    builder.add_conditional_edges("safety", after_safety, ["confirm", "execute", "progress", "finalize"])
+    builder.add_conditional_edges("confirm", after_confirm, ["execute", "finalize"])
+    builder.add_conditional_edges("execute", after_execute, ["progress", "finalize"])
+    builder.add_conditional_edges("progress", after_progress, ["observe", "finalize"])
+    builder.add_conditional_edges("ask_user", after_ask_user, ["observe", "finalize"])
+    builder.add_conditional_edges("error_retry", after_error_retry, ["observe", "finalize"])
+    builder.add_edge("finalize", END)
+    return builder.compile(checkpointer=checkpointer, name=name, **compile_kwargs)
+
+
+graph = build_graph()

@@ -1,0 +1,104 @@
+"""Building the chat model and calling it with a hard timeout and our own bounded retries.
+
+The SDK's own retries are switched off (``max_retries=0``) so one place decides what is retried (429, 5xx,
+connection errors, timeouts) and what is not (400/401/403/404), and so every attempt has a wall-clock bound:
+an ``asyncio.wait_for`` around the request, because the HTTP timeout alone does not bound a server that
+trickles bytes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from langchain_openai import ChatOpenAI
+
+from agent.llm.errors import ModelCallError, classify
+
+T = TypeVar("T")
+
+#: Used when neither a model nor a key is configured: local servers ignore both.
+DEFAULT_MODEL = "gpt-4o-mini"
+PLACEHOLDER_API_KEY = "not-needed"
+#: Longest pause between two attempts, whatever the backoff or Retry-After says.
+MAX_BACKOFF_S = 20.0
+
+
+def resolve_api_key(setting: str | None) -> str:
+    """The configured key, else OPENAI_API_KEY, else a placeholder so keyless local servers work."""
+    return setting or os.environ.get("OPENAI_API_KEY") or PLACEHOLDER_API_KEY
+
+
+def make_chat_model(
+    *, model: str | None, base_url: str | None, api_key: str | None, temperature: float, timeout_s: float
+) -> ChatOpenAI:
+    """A ChatOpenAI on the chat-completions protocol (what vLLM, Ollama and llama.cpp speak), no SDK retries."""
+    kwargs: dict[str, Any] = {
+        "model": model or DEFAULT_MODEL,
+        "api_key": resolve_api_key(api_key),
+        "temperature": temperature,
+        "timeout": timeout_s,
+        "max_retries": 0,
+        "use_responses_api": False,
+        # Streaming would switch to a different request path; structured replies gain nothing from it.
+        "disable_streaming": True,
+    }
+    if base_url:
+        kwargs["base_url"] = base_url
+    return ChatOpenAI(**kwargs)
+
+
+def backoff_delay(
+    attempt: int,
+    base_s: float,
+    *,
+    retry_after_s: float | None = None,
+    rng: Callable[[], float] = random.random,
+) -> float:
+    """Seconds to wait before retry number ``attempt + 1``: exponential with up to 25% jitter, or the
+    server's Retry-After when it gave one; never more than :data:`MAX_BACKOFF_S`."""
+    if retry_after_s is not None:
+        return min(MAX_BACKOFF_S, retry_after_s)
+    delay = base_s * (2**attempt) * (1.0 + 0.25 * rng())
+    return min(MAX_BACKOFF_S, delay)
+
+
+async def call_with_retries(
+    make_call: Callable[[], Awaitable[T]],
+    *,
+    timeout_s: float,
+    max_retries: int,
+    base_s: float,
+    base_url: str | None,
+    sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+) -> T:
+    """Run ``make_call()`` with a timeout per attempt and up to ``max_retries`` retries on transient errors.
+
+    Raises :class:`ModelCallError` (kind ``model_error`` or ``timeout``) when it gives up.
+    """
+    attempt = 0
+    while True:
+        try:
+            return await asyncio.wait_for(make_call(), timeout=timeout_s)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            error = classify(exc, timeout_s=timeout_s, base_url=base_url)
+            if not error.retryable or attempt >= max_retries:
+                raise error.after_attempts(attempt + 1) from exc
+            await sleep(backoff_delay(attempt, base_s, retry_after_s=error.retry_after_s))
+            attempt += 1
+
+
+__all__ = [
+    "DEFAULT_MODEL",
+    "MAX_BACKOFF_S",
+    "ModelCallError",
+    "backoff_delay",
+    "call_with_retries",
+    "make_chat_model",
+    "resolve_api_key",
+]

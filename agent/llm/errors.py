@@ -1,0 +1,121 @@
+"""Model-call failures as one exception type with a clear message and a kind the graph can route on.
+
+The OpenAI SDK, httpx and asyncio each raise their own exceptions; callers only need to know whether a retry
+can help and what to tell the person ("model server returned 401 Unauthorized: ...").
+"""
+
+from __future__ import annotations
+
+import asyncio
+from http import HTTPStatus
+from typing import Any
+
+import openai
+
+#: Status codes worth retrying: rate limits, request timeouts, lock conflicts and server errors.
+RETRYABLE_STATUS = frozenset({408, 409, 429})
+
+_DETAIL_CHARS = 300
+
+
+class ModelCallError(Exception):
+    """A model request that failed. ``kind`` is ``model_error`` or ``timeout`` (the PlanResult error_kind)."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        kind: str = "model_error",
+        retryable: bool = False,
+        status: int | None = None,
+        retry_after_s: float | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.kind = kind
+        self.retryable = retryable
+        self.status = status
+        self.retry_after_s = retry_after_s
+
+    def after_attempts(self, attempts: int) -> ModelCallError:
+        """The same error, its message noting how many attempts were made."""
+        if attempts <= 1:
+            return self
+        return ModelCallError(
+            f"{self.message} (after {attempts} attempts)",
+            kind=self.kind,
+            retryable=self.retryable,
+            status=self.status,
+            retry_after_s=self.retry_after_s,
+        )
+
+
+def _shorten(text: str, limit: int = _DETAIL_CHARS) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _status_detail(exc: openai.APIStatusError) -> str:
+    """The server's own error message, from the parsed body or the raw response text."""
+    body: Any = exc.body
+    if isinstance(body, dict):
+        for key in ("message", "detail", "error"):
+            if body.get(key):
+                return _shorten(body[key] if isinstance(body[key], str) else str(body[key]))
+    if isinstance(body, str) and body.strip():
+        return _shorten(body)
+    try:
+        text = exc.response.text
+    except Exception:  # an unread streaming body: fall back to the SDK message
+        text = ""
+    return _shorten(text or exc.message)
+
+
+def _reason(status: int, exc: openai.APIStatusError) -> str:
+    phrase = getattr(exc.response, "reason_phrase", "") or ""
+    if not phrase:
+        try:
+            phrase = HTTPStatus(status).phrase
+        except ValueError:
+            phrase = ""
+    return f"{status} {phrase}".strip()
+
+
+def _retry_after(exc: openai.APIStatusError) -> float | None:
+    """Seconds the server asked us to wait (Retry-After or retry-after-ms), when it said so."""
+    headers = getattr(exc.response, "headers", None) or {}
+    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        value = headers.get(name)
+        if value is None:
+            continue
+        try:
+            return max(0.0, float(value) * scale)
+        except ValueError:
+            continue
+    return None
+
+
+def classify(exc: BaseException, *, timeout_s: float, base_url: str | None) -> ModelCallError:
+    """Turn any exception from a model call into a :class:`ModelCallError` (never raises)."""
+    server = base_url or "api.openai.com"
+    if isinstance(exc, ModelCallError):
+        return exc
+    if isinstance(exc, openai.APITimeoutError | asyncio.TimeoutError | TimeoutError):
+        return ModelCallError(
+            f"model request timed out after {timeout_s:g} s (server {server})", kind="timeout", retryable=True
+        )
+    if isinstance(exc, openai.APIConnectionError):
+        cause = exc.__cause__ or exc
+        return ModelCallError(
+            f"cannot reach model server at {server}: {_shorten(str(cause))}", retryable=True
+        )
+    if isinstance(exc, openai.APIStatusError):
+        status = exc.status_code
+        retryable = status in RETRYABLE_STATUS or status >= 500
+        return ModelCallError(
+            f"model server returned {_reason(status, exc)}: {_status_detail(exc)}",
+            retryable=retryable,
+            status=status,
+            retry_after_s=_retry_after(exc),
+        )
+    return ModelCallError(f"model call failed: {type(exc).__name__}: {_shorten(str(exc))}")

@@ -1,0 +1,1 @@
+"""Graph nodes, one per module. Each is an async function ``(state, runtime) -> update``."""

@@ -1,0 +1,34 @@
+"""ask_user: a question for the person running the agent, allowed only on later stages.
+
+With interactive prompts on, the run pauses with ``interrupt()`` and the answer becomes a planner hint; with
+prompts off it stops at once with a ``stop_reason`` that says what was asked.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.types import interrupt
+
+from agent.context import Context
+from agent.nodes.base import graph_node
+from agent.state import AgentState
+
+
+@graph_node("ask_user")
+async def ask_user(state: AgentState, ctx: Context) -> dict[str, Any]:
+    action = state.get("proposed_action") or {}
+    question = str((action.get("args") or {}).get("question") or "The agent needs more information to continue.")
+    if not ctx.interactive:
+        return {"terminal_type": "goal_failed", "terminal_reason": "user_input_required",
+                "stop_reason": f"needs user input: {question}", "final_answer": None, "proposed_action": None,
+                "_note": "interactive prompts are off"}
+    answer = interrupt({"type": "ask_user", "question": question, "url": state.get("url", "")})
+    text = str(answer if not isinstance(answer, dict) else answer.get("answer", "")).strip()
+    item = {"step": int(state.get("steps", 0)), "plan_step": state.get("current_step"), "action": "ask_user",
+            "element_id": None, "target": "", "args": {"question": question}, "status": "success",
+            "error_type": "none", "message": f"user answered: {text}" if text else "user gave no answer",
+            "url": state.get("url", "")}
+    return {"history": [item], "plan": [], "current_step": None, "proposed_action": None,
+            "hints": [*(state.get("hints") or []), f"The user answered {question!r}: {text or '(no answer)'}"][-6:],
+            "_note": f"asked: {question}"}

@@ -1,0 +1,81 @@
+"""confirm: a person approves, denies or edits a risky action before it runs.
+
+Uses LangGraph ``interrupt()`` (the run pauses, is checkpointed, and resumes with
+``Command(resume=...)``). The policy decides without asking when it can: ``auto`` approves, ``deny`` denies,
+and with prompts off (no person to ask) the action is denied. A denied action never runs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.types import interrupt
+
+from agent.context import Context
+from agent.nodes.base import describe_element, graph_node
+from agent.state import AgentState
+
+
+def parse_decision(answer: Any) -> tuple[str, dict[str, Any] | None]:
+    """('approved' | 'denied' | 'edited', edited action) from a resume value.
+
+    Accepts True/False, "y"/"yes"/"approve"/"n"/"no"/"deny", or {"decision": ..., "action": {...}}.
+    Anything unclear is a denial: silence never authorizes a risky action.
+    """
+    if isinstance(answer, bool):
+        return ("approved" if answer else "denied"), None
+    if isinstance(answer, str):
+        word = answer.strip().lower()
+        if word in ("y", "yes", "approve", "approved", "ok", "allow"):
+            return "approved", None
+        return "denied", None
+    if isinstance(answer, dict):
+        decision = str(answer.get("decision", "")).lower()
+        if decision in ("edit", "edited") and isinstance(answer.get("action"), dict):
+            return "edited", answer["action"]
+        return parse_decision(decision)
+    return "denied", None
+
+
+@graph_node("confirm")
+async def confirm(state: AgentState, ctx: Context) -> dict[str, Any]:
+    action = state.get("proposed_action") or {}
+    reasons = state.get("risk_reasons") or []
+    if ctx.confirm_policy == "auto":
+        return {"confirmation": "auto", "_note": "approved by confirm_policy=auto"}
+    if ctx.confirm_policy == "deny" or not ctx.interactive:
+        decision, edited = "denied", None
+        why = "confirm_policy=deny" if ctx.confirm_policy == "deny" else "no one to ask (interactive prompts are off)"
+    else:
+        target = describe_element(state.get("observation"), action.get("element_id"))
+        answer = interrupt({
+            "type": "confirm",
+            "question": f"Allow {action.get('action')} {target}? ({'; '.join(reasons)})",
+            "action": action,
+            "target": target,
+            "reasons": reasons,
+            "url": state.get("url", ""),
+            "choices": ["approve", "deny", "edit"],
+        })
+        decision, edited = parse_decision(answer)
+        why = "by the user"
+    if decision == "approved":
+        return {"confirmation": "approved", "_note": f"approved {why}"}
+    if decision == "edited" and edited is not None:
+        merged = {"action": edited.get("action", action.get("action")), "element_id": edited.get("element_id", action.get("element_id")),
+                  "args": dict(edited.get("args") or action.get("args") or {}), "reasoning": "edited by the user"}
+        from agent.nodes.translate import validate_action
+        from agent.stages import allowed_actions
+
+        problem = validate_action(merged, state.get("observation") or {}, allowed_actions(state.get("stage")))
+        if problem is None:
+            return {"confirmation": "edited", "proposed_action": merged, "_action": merged, "_note": "edited by the user"}
+        decision, why = "denied", f"(the edited action is invalid: {problem})"
+    item = {
+        "step": int(state.get("steps", 0)), "plan_step": state.get("current_step"), "action": action.get("action"),
+        "element_id": action.get("element_id"), "target": describe_element(state.get("observation"), action.get("element_id")),
+        "args": action.get("args") or {}, "status": "denied", "error_type": "none",
+        "message": f"risky action denied {why}", "url": state.get("url", ""),
+    }
+    return {"confirmation": "denied", "history": [item], "terminal_type": "goal_failed", "terminal_reason": "user_declined",
+            "stop_reason": f"{action.get('action')} {item['target']} was denied {why}", "_note": f"denied {why}"}

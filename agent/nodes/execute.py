@@ -1,0 +1,118 @@
+"""execute: run the approved action in the browser, with the fallbacks of the browser layer.
+
+Updates the step history, visited URLs, per-element failure counts (an element failing twice is avoided),
+and the plan queue: a successful step is completed; the rest of the queue is dropped when the URL or tab
+changed or the step failed, because queued steps were planned against a page that is gone.
+
+A run resumed after a crash never repeats a side effect: if the trace already holds this node's record, the
+recorded result is reused instead of acting again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from agent.browser.actions import execute_action
+from agent.context import Context
+from agent.nodes.base import describe_element, graph_node
+from agent.records import recorder_for
+from agent.runtime import ensure_session
+from agent.state import AgentState
+
+AVOID_AFTER_FAILURES = 2
+
+
+def action_budget(ctx: Context) -> float:
+    """Hard ceiling for one action: its own timeouts plus headroom; the browser layer should never need it."""
+    return ctx.action_timeout_s + ctx.navigation_timeout_s + 5.0
+
+
+def recorded_result(state: AgentState) -> dict[str, Any] | None:
+    """The result this very step produced before a crash, if the trace has it."""
+    run_id, run_dir = state.get("run_id"), state.get("run_dir")
+    if not run_id or not run_dir:
+        return None
+    record = recorder_for(run_id, Path(run_dir)).record(int(state.get("seq", 0)) + 1)
+    if record and record.get("node") == "execute" and record.get("result"):
+        return record["result"]
+    return None
+
+
+def queue_after(state: AgentState, result: dict[str, Any], url_after: str, tab_changed: bool) -> dict[str, Any]:
+    plan = list(state.get("plan") or [])
+    completed = list(state.get("completed_steps") or [])
+    step = plan.pop(0) if plan else state.get("current_step")
+    if result["status"] == "success" and step:
+        completed.append(step)
+    page_moved = url_after.split("#", 1)[0] != (state.get("url") or "").split("#", 1)[0]
+    if result["status"] != "success" or page_moved or tab_changed:
+        plan = []
+    return {"plan": plan, "completed_steps": completed, "current_step": plan[0] if plan else None}
+
+
+@graph_node("execute")
+async def execute(state: AgentState, ctx: Context) -> dict[str, Any]:
+    action = state.get("proposed_action") or {}
+    observation = state.get("observation") or {}
+    replayed = recorded_result(state)
+    if replayed is not None:
+        result = replayed
+        note = "result replayed from the trace (not executed twice after a resume)"
+    else:
+        session = await ensure_session(state, ctx)
+        try:
+            result = await asyncio.wait_for(
+                execute_action(session, action, observation=observation), timeout=action_budget(ctx)
+            )
+        except TimeoutError:
+            result = {"action": action.get("action"), "args": action.get("args") or {},
+                      "element_id": action.get("element_id"), "status": "failure", "error_type": "timeout",
+                      "message": f"action did not finish within {action_budget(ctx):.0f}s", "execution_time_ms":
+                      int(action_budget(ctx) * 1000), "events": []}
+        note = ""
+    events = result.get("events") or []
+    url_after = result.get("url_after") or state.get("url", "")
+    tab_changed = any(e.get("type") in ("tab_opened", "tab_closed") for e in events) or action.get("action") == "switch_tab"
+    element_id = action.get("element_id")
+    target = describe_element(observation, element_id)
+    item = {
+        "step": int(state.get("steps", 0)) + 1,
+        "plan_step": state.get("current_step"),
+        "action": action.get("action"),
+        "element_id": element_id,
+        "target": target,
+        "args": action.get("args") or {},
+        "status": result["status"],
+        "error_type": result.get("error_type", "none"),
+        "message": result.get("message", ""),
+        "url": url_after,
+        "fallback": result.get("fallback"),
+        "events": [e.get("type") for e in events],
+    }
+    update: dict[str, Any] = {
+        "steps": int(state.get("steps", 0)) + 1,
+        "last_result": result,
+        "history": [item],
+        **queue_after(state, result, url_after, tab_changed),
+        "_action": action,
+        "_result": result,
+        "_note": note or f"{action.get('action')} {target}: {result['status']} {result.get('message', '')}".strip(),
+    }
+    attempts = dict(state.get("element_attempts") or {})
+    avoid = list(state.get("avoid_elements") or [])
+    if result["status"] != "success":
+        update["errors"] = int(state.get("errors", 0)) + 1
+        if element_id is not None:
+            key = f"{(state.get('url') or '').split('#', 1)[0]}#{element_id}"
+            attempts[key] = attempts.get(key, 0) + 1
+            if attempts[key] >= AVOID_AFTER_FAILURES and element_id not in avoid:
+                avoid.append(element_id)
+        update["hints"] = [*(state.get("hints") or []),
+                           f"Step failed: {action.get('action')} {target}: {result.get('message', '')}"][-6:]
+    else:
+        update["retry_used"] = False
+    update["element_attempts"] = attempts
+    update["avoid_elements"] = avoid
+    return update

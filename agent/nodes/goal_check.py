@@ -1,0 +1,121 @@
+"""goal_check: budgets, completion claims judged on evidence, and monotonic stage promotion.
+
+Stages advance on observed artifacts only: a real page (context), goal words on the page or a successful
+step (locate), a successful page-changing step or the planner's completion claim (verify). A claim of
+completion ends the run as ``goal_satisfied`` only when what was observed backs it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agent.context import Context
+from agent.evidence import answer_grounded, goal_hits, observation_text
+from agent.nodes.base import elapsed_seconds, graph_node
+from agent.stages import promote, stage_index
+from agent.state import AgentState
+
+
+def budget_terminal(state: AgentState, ctx: Context) -> tuple[str, str] | None:
+    """(reason, message) of the first exhausted budget, or None."""
+    usage = state.get("usage") or {}
+    checks = [
+        (elapsed_seconds(state) >= ctx.max_seconds, "max_seconds", f"time budget of {ctx.max_seconds:g}s used"),
+        (int(state.get("steps", 0)) >= ctx.max_steps, "max_steps", f"step budget of {ctx.max_steps} used"),
+        (int(state.get("errors", 0)) >= ctx.max_failures, "max_failures", f"{state.get('errors')} failures"),
+        (ctx.max_tokens > 0 and int(usage.get("total_tokens", 0)) >= ctx.max_tokens, "max_tokens",
+         f"token budget of {ctx.max_tokens} used"),
+        (ctx.max_cost_usd > 0 and float(usage.get("cost_usd", 0.0)) >= ctx.max_cost_usd, "max_cost",
+         f"cost budget of ${ctx.max_cost_usd:g} used"),
+    ]
+    for hit, reason, message in checks:
+        if hit:
+            return reason, message
+    return None
+
+
+def judge_claim(state: AgentState, claim: dict[str, Any]) -> dict[str, Any]:
+    """Turn a completion claim (from the planner or a ``done`` action) into a terminal, on evidence."""
+    answer = (claim.get("answer") or "").strip()
+    history = state.get("history") or []
+    successes = [h for h in history if h.get("status") == "success"]
+    if not claim.get("success", True):
+        reason = claim.get("failure_reason") or "answer_not_found"
+        if reason not in ("insufficient_knowledge", "answer_not_found", "stage_not_advanced"):
+            reason = "insufficient_knowledge"
+        return {"terminal_type": "goal_failed", "terminal_reason": reason,
+                "final_answer": answer or None, "stop_reason": answer or reason}
+    mode = state.get("task_mode")
+    observed = [observation_text(state.get("observation"))] + [h.get("message", "") for h in history]
+    grounded = bool(answer) and answer_grounded(answer, observed)
+    if mode == "answer":
+        if grounded:
+            return {"terminal_type": "goal_satisfied", "terminal_reason": "answer_found", "final_answer": answer}
+        if not answer:
+            return {"terminal_type": "goal_failed", "terminal_reason": "answer_not_found",
+                    "stop_reason": "completion claimed with an empty answer"}
+        return {"terminal_type": "goal_failed", "terminal_reason": "answer_not_grounded", "final_answer": answer,
+                "stop_reason": "the answer does not match anything observed on the pages"}
+    if mode == "find" and grounded:
+        return {"terminal_type": "goal_satisfied", "terminal_reason": "answer_found", "final_answer": answer}
+    if not successes:
+        return {"terminal_type": "goal_failed", "terminal_reason": "stage_not_advanced", "final_answer": answer or None,
+                "stop_reason": "completion claimed but no action succeeded"}
+    if history and history[-1].get("status") != "success":
+        return {"terminal_type": "goal_failed", "terminal_reason": "stage_not_advanced", "final_answer": answer or None,
+                "stop_reason": f"completion claimed right after a failed step: {history[-1].get('message', '')}"}
+    return {"terminal_type": "goal_satisfied", "terminal_reason": "action_verified",
+            "final_answer": answer or "Done."}
+
+
+def goal_related(goal: str, item: dict[str, Any]) -> bool:
+    """Did this step act on something the goal talks about (its target, text typed, URL)?"""
+    args = item.get("args") or {}
+    text = " ".join(str(v) for v in (item.get("target"), item.get("plan_step"), *args.values()) if v)
+    return bool(goal_hits(goal, text))
+
+
+def promoted_stage(state: AgentState) -> str:
+    """The furthest stage the evidence supports (never behind the current one)."""
+    stage = state.get("stage") or "orient"
+    obs = state.get("observation") or {}
+    url = obs.get("url") or state.get("url") or ""
+    if url and url != "about:blank" and (obs.get("elements") or obs.get("page_text")):
+        stage = promote(stage, "context")
+    history = state.get("history") or []
+    if stage_index(stage) >= stage_index("context"):
+        hits = goal_hits(state.get("goal", ""), observation_text(obs))
+        if hits or any(h.get("status") == "success" for h in history):
+            stage = promote(stage, "locate")
+    last = history[-1] if history else None
+    page_changed = state.get("url") != state.get("prev_url") or state.get("mapping_hash") != state.get("prev_mapping_hash")
+    if (
+        stage_index(stage) >= stage_index("locate")
+        and last
+        and last.get("status") == "success"
+        and last.get("action") not in ("scroll", "wait", "screenshot")
+        and page_changed
+        and goal_related(state.get("goal", ""), last)
+    ):
+        stage = promote(stage, "verify")
+    return stage
+
+
+@graph_node("goal_check")
+async def goal_check(state: AgentState, ctx: Context) -> dict[str, Any]:
+    if state.get("terminal_type"):
+        return {}
+    claim = state.get("completion_claim")
+    if claim:
+        verdict = judge_claim(state, claim)
+        update = {"completion_claim": None, **verdict}
+        if verdict["terminal_type"] == "goal_satisfied":
+            update["stage"] = promote(state.get("stage"), "verify")
+        update["_note"] = f"claim judged: {verdict['terminal_type']}/{verdict['terminal_reason']}"
+        return update
+    budget = budget_terminal(state, ctx)
+    if budget:
+        reason, message = budget
+        return {"terminal_type": "budget_exhausted", "terminal_reason": reason, "stop_reason": message}
+    stage = promoted_stage(state)
+    return {"stage": stage, "_note": f"stage {stage}"} if stage != state.get("stage") else {}

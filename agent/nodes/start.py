@@ -1,0 +1,125 @@
+"""start: fix the goal's kind and mode, create the run's records, open the browser at the start URL."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from agent.browser.launch import BrowserNotFoundError
+from agent.context import Context
+from agent.goals import goal_kind, task_mode, validate_goal
+from agent.nodes.base import graph_node
+from agent.records import new_run_id, valid_run_id
+from agent.runtime import ensure_session
+from agent.state import AgentState
+
+
+def _thread_id() -> str | None:
+    try:
+        from langgraph.config import get_config
+
+        return (get_config().get("configurable") or {}).get("thread_id")
+    except Exception:  # noqa: BLE001 - outside a runnable context
+        return None
+
+
+def initial_counters() -> dict[str, Any]:
+    return {
+        "stage": "orient",
+        "plan": [],
+        "current_step": None,
+        "completed_steps": [],
+        "visited_urls": [],
+        "avoid_elements": [],
+        "element_attempts": {},
+        "repeat_count": 0,
+        "stagnation_count": 0,
+        "auto_scrolls_used": 0,
+        "no_progress_steps": 0,
+        "planner_calls": 0,
+        "steps": 0,
+        "errors": 0,
+        "observations": 0,
+        "loop_trigger": None,
+        "world_frozen": False,
+        "last_signature": "",
+        "progress_score": 0.0,
+        "evidence": [],
+        "hints": [],
+        "usage": {"input_tokens": 0, "output_tokens": 0, "total_tokens": 0, "calls": 0, "cost_usd": 0.0},
+        "usage_by_node": {},
+        "retry_used": False,
+        "pending_error": None,
+        "completion_claim": None,
+        "proposed_action": None,
+        "last_result": None,
+        "final_answer": None,
+        "terminal_type": None,
+        "terminal_reason": None,
+        "stop_reason": None,
+        "url": "about:blank",
+        "title": "",
+    }
+
+
+@graph_node("start")
+async def start(state: AgentState, ctx: Context) -> dict[str, Any]:
+    """Validate the goal and set everything the later nodes count on."""
+    run_id = state.get("run_id") or ctx.run_id or _thread_id() or new_run_id()
+    if not valid_run_id(run_id):
+        run_id = new_run_id()
+    run_dir = Path(ctx.record_dir) / run_id
+    run_dir.mkdir(parents=True, exist_ok=True)
+    goal = state.get("goal")
+    update: dict[str, Any] = {
+        **initial_counters(),
+        "run_id": run_id,
+        "run_dir": str(run_dir),
+        "started_at": time.time(),
+        "elapsed_before": 0.0,
+    }
+    problem = validate_goal(goal)
+    start_url = state.get("start_url") or ctx.start_url
+    (run_dir / "run.json").write_text(
+        json.dumps({"run_id": run_id, "goal": goal if isinstance(goal, str) else repr(goal), "start_url": start_url,
+                    "planner": "openai" if ctx.uses_model else "rules", "model": ctx.model,
+                    "started_at": update["started_at"]}, indent=2),
+        encoding="utf-8",
+    )
+    if problem:
+        update.update(goal=str(goal or ""), terminal_type="goal_failed", terminal_reason="invalid_goal",
+                      stop_reason=f"invalid goal: {problem}", goal_kind="action", task_mode="browse")
+        return update
+    goal = goal.strip()
+    update.update(goal=goal, goal_kind=goal_kind(goal), task_mode=task_mode(goal), start_url=start_url)
+    state_for_session = {**state, **update}
+    try:
+        session = await ensure_session(state_for_session, ctx)
+    except BrowserNotFoundError as exc:
+        update.update(terminal_type="goal_failed", terminal_reason="browser_error", stop_reason=str(exc))
+        return update
+    except Exception as exc:  # noqa: BLE001 - launching can fail in many ways; all end the run cleanly
+        update.update(terminal_type="goal_failed", terminal_reason="browser_error",
+                      stop_reason=f"could not start the browser: {type(exc).__name__}: {exc}")
+        return update
+    if start_url:
+        from agent.browser.actions import execute_action
+        from agent.browser.urls import check_navigation
+
+        check = check_navigation(start_url, allowed_domains=ctx.allowed_domains, blocked_domains=ctx.blocked_domains)
+        if not check.ok:
+            update.update(terminal_type="goal_failed", terminal_reason="navigation_blocked",
+                          stop_reason=f"start URL refused: {check.reason}")
+            return update
+        result = await execute_action(session, {"action": "navigate", "element_id": None, "args": {"url": check.url}})
+        update["_result"] = result
+        if result["status"] != "success":
+            update.update(terminal_type="goal_failed", terminal_reason="navigation_blocked",
+                          stop_reason=f"could not open the start URL {start_url}: {result['message']}")
+            return update
+        update["url"] = session.page.url
+        update["visited_urls"] = [session.page.url]
+    update["_note"] = f"goal_kind={update['goal_kind']} task_mode={update['task_mode']}"
+    return update

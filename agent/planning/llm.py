@@ -1,0 +1,342 @@
+"""The ``openai`` planning backend: planner and executor prompts over any OpenAI-compatible chat server.
+
+One request per call through ``ChatOpenAI.with_structured_output(<dict schema>, include_raw=True)`` so a bad
+reply lands in ``parsing_error`` instead of raising. Every reply — structured or recovered by the lenient
+parser — is normalized, schema-validated and semantically checked; an unusable one is re-asked once with the
+validation error appended, then reported as ``invalid_reply``. Transport failures come back as ``model_error``
+or ``timeout`` results, never as exceptions, so the graph can route them to ``error_retry``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.runnables import Runnable
+
+from agent.context import Context
+from agent.llm.client import MAX_BACKOFF_S, call_with_retries, make_chat_model
+from agent.llm.errors import ModelCallError
+from agent.llm.parsing import ReplyParseError, message_text, parse_json_object
+from agent.llm.prompting import (
+    browser_state,
+    build_messages,
+    executor_user_text,
+    image_part,
+    planner_user_text,
+    reask_messages,
+    schema_instructions,
+    wants_image,
+)
+from agent.llm.untrusted import new_block_id
+from agent.llm.usage import add_usage, empty_usage, usage_from_metadata
+from agent.llm.validation import (
+    EXECUTOR_SCHEMA,
+    PLANNER_SCHEMA,
+    executor_errors,
+    normalize_executor,
+    normalize_planner,
+    planner_errors,
+)
+from agent.planning.base import PlanRequest, PlanResult, TranslateRequest, TranslateResult, Usage
+from agent.prompts import system_prompt
+from agent.types import Action, Observation
+
+METHODS = ("json_schema", "function_calling", "json_mode")
+DEFAULT_RETRY_BACKOFF_S = 0.5
+_RAW_REPLY_CHARS = 4000
+
+
+@dataclass
+class _Reply:
+    """The outcome of one structured question (after the re-ask, if any)."""
+
+    value: dict[str, Any] | None = None
+    usage: Usage = field(default_factory=empty_usage)
+    error: str = ""
+    error_kind: str = ""
+    reply_text: str = ""
+
+
+def _reply_text(raw: Any) -> str:
+    """What the model said, for the re-ask and for error records: content, else its tool-call arguments."""
+    if not isinstance(raw, AIMessage):
+        return ""
+    text = message_text(raw.content)
+    if text.strip():
+        return text
+    for call in raw.tool_calls or []:
+        return json.dumps(call.get("args") or {}, ensure_ascii=False)
+    for call in raw.invalid_tool_calls or []:
+        return str(call.get("args") or "")
+    return ""
+
+
+def extract_reply(
+    result: dict[str, Any], *, method: str, schema_name: str
+) -> tuple[dict[str, Any] | None, str]:
+    """The reply's object, or None and why there is none.
+
+    With function_calling: the parsed tool call, a tool call to another name, then arguments that were not
+    valid JSON. Then, for every method, the text content through our own parser — never LangChain's parse
+    of content, which silently "repairs" truncated JSON into a shorter object.
+    """
+    raw = result.get("raw")
+    if not isinstance(raw, AIMessage):
+        return None, "the server sent no message"
+    problems: list[str] = []
+    if method == "function_calling":
+        if isinstance(result.get("parsed"), dict) and result["parsed"]:
+            return result["parsed"], ""
+        for call in raw.tool_calls or []:
+            if isinstance(call.get("args"), dict) and call["args"]:
+                return call["args"], ""
+        if raw.tool_calls and not raw.invalid_tool_calls:
+            problems.append(f"the `{schema_name}` tool call had empty arguments")
+        for call in raw.invalid_tool_calls or []:
+            try:
+                return parse_json_object(call.get("args")), ""
+            except ReplyParseError as exc:
+                problems.append(f"the tool-call arguments are unusable: {exc}")
+        if not (raw.tool_calls or raw.invalid_tool_calls):
+            problems.append(f"the reply did not call the `{schema_name}` tool")
+    text = message_text(raw.content)
+    if text.strip():
+        try:
+            return parse_json_object(text), ""
+        except ReplyParseError as exc:
+            problems.append(str(exc))
+    refusal = (raw.additional_kwargs or {}).get("refusal")
+    if refusal:
+        problems.insert(0, f"the model refused: {refusal}")
+    return None, "; ".join(problems) or "the reply was empty"
+
+
+def max_call_seconds(context: Context) -> float:
+    """Worst-case wall time of one plan()/translate(): two questions (the re-ask), each with every retry
+    timing out after its backoff. A caller's outer timeout at least this long never cuts a clean error short."""
+    retries = max(0, int(context.model_max_retries))
+    base = getattr(context, "model_retry_backoff_s", DEFAULT_RETRY_BACKOFF_S)
+    backoff = sum(min(MAX_BACKOFF_S, base * 2**i * 1.25) for i in range(retries))
+    return 2 * ((retries + 1) * context.model_timeout_s + backoff)
+
+
+class OpenAIBackend:
+    """Backend ``openai``: the LLM planner and executor (see :class:`agent.planning.base.Backend`)."""
+
+    name = "openai"
+
+    def __init__(
+        self,
+        context: Context,
+        *,
+        retry_backoff_s: float | None = None,
+        sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+    ) -> None:
+        method = context.structured_output_method
+        if method not in METHODS:
+            raise ValueError(f"structured_output_method must be one of {', '.join(METHODS)}, not {method!r}")
+        self.context = context
+        self.method = method
+        self.retry_backoff_s = (
+            retry_backoff_s
+            if retry_backoff_s is not None
+            else getattr(context, "model_retry_backoff_s", DEFAULT_RETRY_BACKOFF_S)
+        )
+        self._sleep = sleep
+        planner_chat = self._chat(context.model)
+        executor_model = context.executor_model or context.model
+        executor_chat = planner_chat if executor_model == context.model else self._chat(executor_model)
+        self._planner = planner_chat.with_structured_output(PLANNER_SCHEMA, method=method, include_raw=True)
+        self._executor = executor_chat.with_structured_output(
+            EXECUTOR_SCHEMA, method=method, include_raw=True
+        )
+        self._system = {
+            "planner": self._system_prompt("planner", PLANNER_SCHEMA),
+            "executor": self._system_prompt("executor", EXECUTOR_SCHEMA),
+        }
+
+    # --- construction helpers -------------------------------------------------------------------------
+
+    def _chat(self, model: str | None):
+        ctx = self.context
+        return make_chat_model(
+            model=model,
+            base_url=ctx.base_url,
+            api_key=ctx.api_key,
+            temperature=ctx.temperature,
+            timeout_s=ctx.model_timeout_s,
+        )
+
+    def _system_prompt(self, name: str, schema: dict[str, Any]) -> str:
+        text = system_prompt(name, self.context.prompts_dir)
+        if self.method == "json_mode":
+            text += schema_instructions(schema)
+        return text
+
+    def _image(self, observation: Observation, history: list | None) -> dict[str, Any] | None:
+        if not wants_image(self.context.vision, observation, history):
+            return None
+        return image_part(observation["screenshot_path"])
+
+    # --- Backend --------------------------------------------------------------------------------------
+
+    async def plan(self, request: PlanRequest) -> PlanResult:
+        obs = request.get("observation") or {}
+        block_id = new_block_id()
+        messages = build_messages(
+            self._system["planner"],
+            planner_user_text(request),
+            browser_state(obs, block_id=block_id, include_page_text=True),
+            self._image(obs, request.get("history")),
+        )
+        reply = await self._ask(
+            self._planner,
+            messages,
+            schema_name=PLANNER_SCHEMA["title"],
+            normalize=normalize_planner,
+            check=planner_errors,
+        )
+        if reply.value is None:
+            return PlanResult(
+                proposed_actions=[],
+                task_complete=False,
+                final_answer="",
+                reasoning="",
+                raw={"reply": reply.reply_text[:_RAW_REPLY_CHARS]} if reply.reply_text else {},
+                usage=reply.usage,
+                error=reply.error,
+                error_kind=reply.error_kind,
+            )
+        return plan_result(reply.value, reply.usage)
+
+    async def translate(self, request: TranslateRequest) -> TranslateResult:
+        obs = request.get("observation") or {}
+        block_id = new_block_id()
+        messages = build_messages(
+            self._system["executor"],
+            executor_user_text(request),
+            browser_state(obs, block_id=block_id, include_page_text=False),
+            self._image(obs, request.get("history")),
+        )
+        reply = await self._ask(
+            self._executor,
+            messages,
+            schema_name=EXECUTOR_SCHEMA["title"],
+            normalize=normalize_executor,
+            check=partial(executor_errors, observation=obs, allowed_actions=request.get("allowed_actions")),
+        )
+        if reply.value is None:
+            return TranslateResult(
+                action=None,
+                status="failure",
+                error_type="timeout" if reply.error_kind == "timeout" else "unknown",
+                message=reply.error,
+                reasoning="",
+                raw={"reply": reply.reply_text[:_RAW_REPLY_CHARS]} if reply.reply_text else {},
+                usage=reply.usage,
+                error=reply.error,
+                error_kind=reply.error_kind,
+            )
+        return translate_result(reply.value, reply.usage)
+
+    # --- the question, its validation and the one re-ask -------------------------------------------------
+
+    async def _invoke(self, runnable: Runnable, messages: list[BaseMessage]) -> dict[str, Any]:
+        ctx = self.context
+        return await call_with_retries(
+            partial(runnable.ainvoke, messages),
+            timeout_s=ctx.model_timeout_s,
+            max_retries=max(0, int(ctx.model_max_retries)),
+            base_s=self.retry_backoff_s,
+            base_url=ctx.base_url,
+            sleep=self._sleep,
+        )
+
+    async def _ask(
+        self,
+        runnable: Runnable,
+        messages: list[BaseMessage],
+        *,
+        schema_name: str,
+        normalize: Callable[[dict[str, Any]], dict[str, Any]],
+        check: Callable[[dict[str, Any]], list[str]],
+    ) -> _Reply:
+        usage = empty_usage()
+        prices = {
+            "price_per_1k_input": self.context.price_per_1k_input,
+            "price_per_1k_output": self.context.price_per_1k_output,
+        }
+        asked = messages
+        errors: list[str] = []
+        text = ""
+        for attempt in range(2):
+            try:
+                result = await self._invoke(runnable, asked)
+            except ModelCallError as exc:
+                return _Reply(usage=usage, error=exc.message, error_kind=exc.kind, reply_text=text)
+            raw = result.get("raw")
+            usage = add_usage(usage, usage_from_metadata(getattr(raw, "usage_metadata", None), **prices))
+            text = _reply_text(raw)
+            value, problem = extract_reply(result, method=self.method, schema_name=schema_name)
+            if value is None:
+                errors = [problem]
+            else:
+                value = normalize(value)
+                errors = check(value)
+                if not errors:
+                    return _Reply(value=value, usage=usage)
+            if attempt == 0:
+                asked = reask_messages(messages, errors, text, schema_name=schema_name, method=self.method)
+        return _Reply(
+            usage=usage,
+            error=f"invalid {schema_name} reply after one re-ask: {'; '.join(errors)}",
+            error_kind="invalid_reply",
+            reply_text=text,
+        )
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Mapping validated replies onto the Backend results
+# ---------------------------------------------------------------------------------------------------------
+
+
+def plan_result(out: dict[str, Any], usage: Usage) -> PlanResult:
+    """A validated planner reply as a :class:`PlanResult` (seed fields kept verbatim in ``raw``)."""
+    complete = bool(out["taskComplete"])
+    success = bool(out.get("success", True)) if complete else True
+    result = PlanResult(
+        proposed_actions=[] if complete else list(out["proposedActions"]),
+        task_complete=complete,
+        final_answer=out.get("finalAnswer") or "",
+        success=success,
+        reasoning=out.get("stepByStepReasoning") or "",
+        raw=out,
+        usage=usage,
+    )
+    if not success:
+        result["failure_reason"] = out.get("failureReason") or "insufficient_knowledge"
+    return result
+
+
+def translate_result(out: dict[str, Any], usage: Usage) -> TranslateResult:
+    """A validated executor reply as a :class:`TranslateResult`; ``action`` is None on a failure."""
+    action: Action | None = None
+    if out["status"] == "success":
+        action = Action(
+            action=out["action"], element_id=out["element_id"], args=out["args"], reasoning=out["reasoning"]
+        )
+    return TranslateResult(
+        action=action,
+        status=out["status"],
+        error_type=out["error_type"],
+        message=out["message"],
+        reasoning=out["reasoning"],
+        raw=out,
+        usage=usage,
+    )

@@ -1,0 +1,44 @@
+"""The offline ``rules`` planning backend: deterministic, no network, the default when no model is configured.
+
+It parses plain imperative goals ("go to x.test, log in as alice with password s3cret, then tell me what the
+page says") into intents, plans them as canonical steps, and grounds each step on the observed page by fuzzy
+matching element names and roles. Questions are answered from the page text.
+
+Modules: ``grammar`` (goal/step -> intents), ``intents`` (intents and their step text), ``planner`` (next
+steps), ``translator`` (step -> action), ``matching`` (phrase -> element), ``answers`` (question -> answer),
+``leads`` (where to go when this page cannot serve the goal), ``page`` (reading observations), ``text`` and
+``urls`` (normalization).
+"""
+
+from __future__ import annotations
+
+from agent.planning.base import PlanRequest, PlanResult, TranslateRequest, TranslateResult
+from agent.planning.offline.answers import Answer, answer_question
+from agent.planning.offline.grammar import SUPPORTED_PHRASINGS, ParsedGoal, parse_goal
+from agent.planning.offline.planner import plan_goal
+from agent.planning.offline.translator import translate_step
+
+
+class RulesBackend:
+    """The offline backend behind :class:`agent.planning.base.Backend`; stateless, so one instance can serve
+    any number of runs."""
+
+    name = "rules"
+
+    async def plan(self, request: PlanRequest) -> PlanResult:
+        return plan_goal(request)
+
+    async def translate(self, request: TranslateRequest) -> TranslateResult:
+        return translate_step(request)
+
+
+__all__ = [
+    "RulesBackend",
+    "plan_goal",
+    "translate_step",
+    "parse_goal",
+    "ParsedGoal",
+    "answer_question",
+    "Answer",
+    "SUPPORTED_PHRASINGS",
+]

@@ -1,0 +1,110 @@
+"""Where to go next when the current page cannot serve the goal: a login link, a section link, a search.
+
+A person who is asked "how many products cost less than $20" on a shop's home page opens the Products page;
+asked for "the cart total" they open the cart; asked to log in on a page without a login form they follow
+"Log in". These helpers find such leads on the observed page (never by site name) so the planner can propose
+one step towards them; each lead is offered once.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from agent.planning.offline.answers import Query, subject_words
+from agent.planning.offline.intents import Click, Intent, TypeText, is_secret_field
+from agent.planning.offline.matching import choose, find_anchor, rank
+from agent.planning.offline.page import (
+    attr,
+    is_button,
+    is_link,
+    reading_order,
+    visible_text,
+)
+from agent.planning.offline.text import norm, stem, tokens
+from agent.types import Element, Observation
+
+_FILLER_WORDS = frozenset({"all", "shop", "view", "browse", "see", "our", "the", "every", "show"})
+_COLLECTION_KINDS = ("count", "list", "superlative")
+
+
+def login_lead(pending: list[Intent], observation: Observation) -> str | None:
+    """'Log in as ...' on a page with no password field: the step that opens the login form."""
+    typed = [i for i in pending[:3] if isinstance(i, TypeText)]
+    if (
+        not pending
+        or not isinstance(pending[0], TypeText)
+        or not any(is_secret_field(i.field) for i in typed)
+    ):
+        return None
+    elements = observation.get("elements") or []
+    if any((e.get("input_type") or "") == "password" for e in elements):
+        return None
+    step = Click("log in", role="link")
+    pick = choose(
+        rank(elements, step.target, role="link", accept=lambda e: is_link(e) or is_button(e)), step.target
+    )
+    return step.step() if pick.ok else None
+
+
+def _short_links(observation: Observation) -> list[Element]:
+    return [
+        e
+        for e in reading_order(observation.get("elements") or [])
+        if is_link(e)
+        and not e.get("disabled")
+        and (e.get("zone") or "main") in ("nav", "header", "main", "aside")
+        and 1 <= len(tokens(visible_text(e))) <= 4
+    ]
+
+
+def _link_step(el: Element) -> str:
+    return Click(visible_text(el), role="link").step()
+
+
+def _about(observation: Observation, word: str) -> bool:
+    """Whether the page is about ``word`` already: its title, h1 or path says so (a 'Featured products' h2 on a
+    home page does not make it the products page)."""
+    heads = [
+        visible_text(e) for e in observation.get("elements") or [] if (e.get("tag") or "").lower() == "h1"
+    ]
+    path = urlsplit(observation.get("url") or "").path
+    text = " ".join([observation.get("title") or "", *heads, path.replace("/", " ").replace(".", " ")])
+    return any(stem(t) == word for t in norm(text).split())
+
+
+def section_lead(query: Query, observation: Observation) -> str | None:
+    """For a question about a collection ('how many products ...') asked elsewhere: the section's link."""
+    if query.kind not in _COLLECTION_KINDS or not query.noun:
+        return None
+    nouns = [stem(w) for w in norm(query.noun).split()]
+    if not nouns:
+        return None
+    head = nouns[-1]
+    if _about(observation, head):
+        return None
+    for el in _short_links(observation):
+        words = {stem(w) for w in norm(visible_text(el)).split()} - _FILLER_WORDS
+        if words == {head}:
+            return _link_step(el)
+    return None
+
+
+def subject_lead(query: Query, observation: Observation) -> str | None:
+    """A short link all of whose words the question uses ('Cart (2)' for 'what is the cart total')."""
+    words = set(subject_words(query))
+    best: tuple[int, str] | None = None
+    for el in _short_links(observation):
+        link_words = {t for t in tokens(visible_text(el)) if not t.isdigit()} - _FILLER_WORDS
+        if link_words and link_words <= words and (best is None or len(link_words) > best[0]):
+            best = (len(link_words), _link_step(el))
+    return best[1] if best else None
+
+
+def entity_lead(query: Query, observation: Observation) -> str | None:
+    """The link to the thing the question names ('the Cast Iron Skillet' on a listing that omits its price)."""
+    if not query.entity:
+        return None
+    anchor = find_anchor(observation, query.entity)
+    if anchor is None or not is_link(anchor) or not attr(anchor, "href"):
+        return None
+    return Click(visible_text(anchor), role="link").step()

@@ -1,0 +1,364 @@
+"""plan(): the goal's intents, minus what is done, as the next 1-5 plan steps (or completion).
+
+The goal is parsed once (cached); ``completed_steps`` says how far the run got. The queue stops after a step
+that leads to another page, because later steps must be grounded on that page. A cookie wall or blocking
+dialog is cleared first; a step that keeps failing ends the run with a clear reason instead of looping.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+from agent.planning.base import HistoryItem, PlanRequest, PlanResult
+from agent.planning.offline.answers import analyze, answer_question, page_message
+from agent.planning.offline.grammar import ParsedGoal, not_understood_message, parse_goal
+from agent.planning.offline.intents import (
+    ELEMENT_INTENTS,
+    Ask,
+    Choose,
+    Click,
+    Dismiss,
+    Intent,
+    Navigate,
+    Search,
+    SetCheck,
+    always_changes_page,
+    describe,
+)
+from agent.planning.offline.leads import entity_lead, login_lead, section_lead, subject_lead
+from agent.planning.offline.page import blocking_overlay, is_button, is_link, role_of, visible_text
+from agent.planning.offline.text import clip
+from agent.planning.offline.translator import (
+    ZERO_USAGE,
+    Failure,
+    Grounding,
+    answer_all,
+    can_scroll_down,
+    ground,
+)
+from agent.planning.offline.urls import canonical_url, is_blank, looks_like_url
+from agent.types import ALL_ACTIONS, Action, Observation
+
+MAX_STEPS = 5
+MAX_STEP_FAILURES = 3
+MAX_OVERLAY_ATTEMPTS = 2
+MAX_RETRY_SCROLLS = 6
+RETRY_SCROLL_STEP = "Scroll down one page"
+_HARD_ERRORS = ("tool_limit", "navigation_blocked")
+_SUBMIT_LIKE = re.compile(
+    r"\b(?:submit|search|go|log\s*in|sign\s*in|sign\s*up|login|signin|signup|register|continue|next|"
+    r"buy|checkout|check\s*out|place\s+order|send|save|apply|confirm|finish|done|ok)\b",
+    re.I,
+)
+_PAGE_ERROR = re.compile(
+    r"\b(?:error|invalid|incorrect|failed|wrong|denied|not\s+found|unable|try\s+again)\b", re.I
+)
+
+
+def overlay_step(kind: str) -> str:
+    """The automatic overlay step; worded unlike the goal's own 'Accept the cookie banner' so they never mix."""
+    return "Dismiss the cookie banner" if kind == "cookie" else "Dismiss the dialog"
+
+
+def completed_count(actions: list[Intent], completed: list[str]) -> int:
+    """How many leading intents are done: up to the last one whose step was completed (a multiset match).
+
+    Intents before a completed one count as done even if skipped (a checkbox already in the right state).
+    """
+    remaining = Counter(completed)
+    done = 0
+    for n, intent in enumerate(actions):
+        step = intent.step()
+        if remaining[step] > 0:
+            remaining[step] -= 1
+            done = n + 1
+    return done
+
+
+def _dry_run(intent: Intent, observation: Observation) -> Action | None:
+    """What translate would do for ``intent`` on this page (None when it cannot be grounded)."""
+    g = Grounding(observation=observation, goal="", history=[])
+    try:
+        return ground(intent, g, list(ALL_ACTIONS))
+    except Failure:
+        return None
+
+
+def _element(observation: Observation, element_id: int | None) -> dict[str, Any] | None:
+    for el in observation.get("elements") or []:
+        if el.get("id") == element_id:
+            return dict(el)
+    return None
+
+
+def changes_page(intent: Intent, observation: Observation) -> bool:
+    """Whether the page after this step is (probably) a different one."""
+    if always_changes_page(intent):
+        return True
+    if not isinstance(intent, Click | Choose):
+        return False
+    if isinstance(intent, Click) and intent.ordinal:
+        return True
+    action = _dry_run(intent, observation)
+    if action is None or action["action"] != "click":
+        return action is None
+    el = _element(observation, action.get("element_id"))
+    if el is None:
+        return True
+    href = str((el.get("attrs") or {}).get("href") or "")
+    if is_link(el):  # type: ignore[arg-type]
+        return bool(href) and not href.startswith(("#", "javascript:"))
+    if role_of(el) in ("checkbox", "radio", "tab", "switch", "option"):  # type: ignore[arg-type]
+        return False
+    if (el.get("input_type") or "") == "submit":
+        return True
+    return is_button(el) and bool(_SUBMIT_LIKE.search(visible_text(el)))  # type: ignore[arg-type]
+
+
+def _satisfied(intent: Intent, observation: Observation) -> bool:
+    """A checkbox step whose box is already in the wanted state needs no action."""
+    if not isinstance(intent, SetCheck):
+        return False
+    action = _dry_run(intent, observation)
+    return action is not None and action["action"] == "wait"
+
+
+def _targets_dialog(intent: Intent | None, observation: Observation) -> bool:
+    """The next step acts inside the dialog itself (a login modal, say): do not close it."""
+    if intent is None or not isinstance(intent, ELEMENT_INTENTS) or isinstance(intent, Dismiss):
+        return isinstance(intent, Dismiss)
+    action = _dry_run(intent, observation)
+    el = _element(observation, action.get("element_id")) if action else None
+    return bool(el and el.get("zone") == "dialog")
+
+
+def _failures(history: list[HistoryItem], step: str) -> list[HistoryItem]:
+    return [h for h in history if h.get("plan_step") == step and h.get("status") == "failure"]
+
+
+def _page_error(observation: Observation) -> str:
+    for el in observation.get("elements") or []:
+        if role_of(el) == "alert" and _PAGE_ERROR.search(visible_text(el)):
+            return visible_text(el)
+    return ""
+
+
+def _result(**fields: Any) -> PlanResult:
+    result: dict[str, Any] = {"proposed_actions": [], "task_complete": False, "usage": dict(ZERO_USAGE)}
+    result.update(fields)
+    return result  # type: ignore[return-value]
+
+
+def _summary(actions: list[Intent], observation: Observation) -> str:
+    """What was done, where the run ended, and what the page says about it (the evidence)."""
+    done = "; ".join(describe(i) for i in actions)
+    where = observation.get("title") or observation.get("url") or ""
+    message = page_message(observation)
+    text = (
+        f"Done: {done}."
+        + (f" Now on: {where}." if where else "")
+        + (f" The page says: {message}" if message else "")
+    )
+    return clip(text, 1000)
+
+
+def _give_up(parsed: ParsedGoal, step: str, failures: list[HistoryItem], done: int) -> PlanResult:
+    last = failures[-1] if failures else {}
+    reason = last.get("message") or last.get("error_type") or "it kept failing"
+    did = "; ".join(describe(i) for i in parsed.actions[:done])
+    text = f"Could not carry out the step '{step}': {reason}." + (f" Done before that: {did}." if did else "")
+    return _result(
+        task_complete=True,
+        success=False,
+        failure_reason="step_failed",
+        final_answer=clip(text, 1000),
+        reasoning=f"the step failed {len(failures)} time(s)",
+        raw={"intents": [i.step() for i in parsed.intents], "failed_step": step},
+    )
+
+
+def plan_goal(request: PlanRequest) -> PlanResult:
+    """Next steps for the goal given what is done and what the page shows (pure; no I/O)."""
+    parsed = parse_goal(request.get("goal") or "")
+    if not parsed.understood:
+        message = not_understood_message(parsed)
+        return _result(
+            task_complete=True,
+            success=False,
+            failure_reason="insufficient_knowledge",
+            final_answer=message,
+            reasoning="goal not understood",
+            raw={"unknown": list(parsed.unknown), "understood": [i.step() for i in parsed.intents]},
+        )
+    observation: Observation = request.get("observation") or {}
+    history = list(request.get("history") or [])
+    actions = list(parsed.actions)
+    questions = list(parsed.questions)
+    done = completed_count(actions, list(request.get("completed_steps") or []))
+    pending = actions[done:]
+    raw: dict[str, Any] = {"intents": [i.step() for i in parsed.intents], "done": done}
+
+    head: Intent | None = pending[0] if pending else (questions[0] if questions else None)
+    retry_scrolls = sum(
+        1 for h in history if h.get("plan_step") == RETRY_SCROLL_STEP and h.get("status") == "success"
+    )
+    if head is not None and not isinstance(head, Ask):
+        failures = _failures(history, head.step())
+        allowed = MAX_STEP_FAILURES + min(retry_scrolls, MAX_RETRY_SCROLLS)
+        if len(failures) >= allowed or any(f.get("error_type") in _HARD_ERRORS for f in failures):
+            return _give_up(parsed, head.step(), failures, done)
+
+    needs_page = isinstance(head, ELEMENT_INTENTS) or (isinstance(head, Ask) and not pending)
+    if needs_page and is_blank(observation.get("url")):
+        start = request.get("start_url")
+        if start and looks_like_url(start):
+            return _result(
+                proposed_actions=[Navigate(canonical_url(start)).step()],
+                raw=raw,
+                reasoning="no page is open yet; open the start page first",
+            )
+        return _result(
+            task_complete=True,
+            success=False,
+            failure_reason="insufficient_knowledge",
+            raw=raw,
+            final_answer="The goal acts on a web page, but no page is open and the goal names no site. "
+            "Start it with 'go to <url>', or give a start URL.",
+            reasoning="no page to act on",
+        )
+
+    remaining: list[Intent] = []
+    crossed = False
+    for intent in pending:
+        if not crossed and _satisfied(intent, observation):
+            continue
+        remaining.append(intent)
+        crossed = crossed or always_changes_page(intent)
+
+    if not remaining:
+        if questions:
+            return _plan_questions(questions, observation, history, raw)
+        error = _page_error(observation)
+        if error:
+            return _result(
+                task_complete=True,
+                success=False,
+                failure_reason="page_error",
+                raw=raw,
+                final_answer=clip(f"{_summary(actions, observation)} But the page reports: {error}", 1000),
+                reasoning="all steps done, but the page shows an error",
+            )
+        return _result(
+            task_complete=True,
+            success=True,
+            final_answer=_summary(actions, observation),
+            raw=raw,
+            reasoning="every step of the goal has been carried out",
+        )
+
+    steps = [] if _targets_dialog(remaining[0], observation) else _overlay_first(observation, history)
+    login = login_lead(remaining, observation)
+    if login and not _tried(history, login):
+        return _result(
+            proposed_actions=[*steps, login],
+            raw=raw,
+            reasoning="the goal logs in but this page has no login form; open the login page first",
+        )
+    head_step = remaining[0].step()
+    last = history[-1] if history else {}
+    if (
+        last.get("plan_step") == head_step
+        and last.get("status") == "failure"
+        and last.get("error_type") == "element_not_found"
+        and can_scroll_down(observation, history)
+        and retry_scrolls < MAX_RETRY_SCROLLS
+    ):
+        steps.append(RETRY_SCROLL_STEP)
+    for intent in remaining:
+        steps.append(intent.step())
+        if changes_page(intent, observation) or len(steps) >= MAX_STEPS:
+            break
+    else:
+        if questions and len(steps) < MAX_STEPS:
+            steps.append(questions[0].step())
+    raw["pending"] = [i.step() for i in remaining]
+    return _result(
+        proposed_actions=steps[:MAX_STEPS],
+        raw=raw,
+        reasoning=f"{done} of {len(actions)} action step(s) done; next: {steps[0]}",
+    )
+
+
+def _tried(history: list[HistoryItem], step: str) -> bool:
+    return any(h.get("plan_step") == step for h in history)
+
+
+def _overlay_first(observation: Observation, history: list[HistoryItem]) -> list[str]:
+    overlay = blocking_overlay(observation)
+    if overlay is None:
+        return []
+    step = overlay_step(overlay.kind)
+    return [step] if sum(1 for h in history if h.get("plan_step") == step) < MAX_OVERLAY_ATTEMPTS else []
+
+
+def _plan_questions(
+    questions: list[Ask], observation: Observation, history: list[HistoryItem], raw: dict[str, Any]
+) -> PlanResult:
+    """All actions are done: answer from the page, scan further down, follow a lead, or report not found.
+
+    A collection question asked away from its section goes there first; when the page is scanned to the end,
+    a link the question names, a link to its entity, or a search for the entity is tried once each.
+    """
+    found, text = answer_all(questions, observation)
+    pending = [q for q in questions if not answer_question(q.question, observation).found] or questions
+    query = analyze(pending[0].question)
+    section = section_lead(query, observation)
+    if section and not _tried(history, section):
+        return _result(
+            proposed_actions=[*_overlay_first(observation, history), section],
+            raw=raw,
+            reasoning="the question is about a section this page is not; open it first",
+        )
+    if found:
+        return _result(
+            task_complete=True,
+            success=True,
+            final_answer=text,
+            raw=raw,
+            reasoning="the answer is on the page",
+        )
+    step = questions[0].step()
+    hard = [f for f in _failures(history, step) if f.get("error_type") in _HARD_ERRORS]
+    if (
+        can_scroll_down(observation, history)
+        and not hard
+        and len(_failures(history, step)) < MAX_STEP_FAILURES
+    ):
+        return _result(
+            proposed_actions=[*_overlay_first(observation, history), step],
+            raw=raw,
+            reasoning="the answer is not visible yet; scan further down the page",
+        )
+    leads = [subject_lead(query, observation), entity_lead(query, observation)]
+    if query.entity:
+        leads.append(Search(query.entity).step())
+    lead = next((s for s in leads if s and not _tried(history, s)), None)
+    if lead:
+        return _result(
+            proposed_actions=[*_overlay_first(observation, history), lead],
+            raw=raw,
+            reasoning="the answer is not on this page; follow the most promising lead",
+        )
+    return _result(
+        task_complete=True,
+        success=False,
+        failure_reason="answer_not_found",
+        final_answer=text,
+        raw=raw,
+        reasoning="the page was scanned to the end and no lead is left to follow",
+    )
+
+
+__all__ = ["plan_goal", "completed_count", "changes_page", "overlay_step", "MAX_STEPS"]

@@ -1,0 +1,269 @@
+"""Text normalization and fuzzy phrase similarity shared by the goal grammar, the matcher and the answerer.
+
+Pages and goals spell the same thing many ways ("Sign in", "log-in", "LOGIN"); matching on a canonical form
+with token overlap plus a sequence ratio tolerates that without a model, and stays deterministic.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from difflib import SequenceMatcher
+from functools import lru_cache
+
+# ----------------------------------------------------------------------------------------------------------
+# Quoting: quoted values are taken verbatim, so the grammar masks them before splitting a goal into clauses.
+# ----------------------------------------------------------------------------------------------------------
+
+MASK = "\x00"
+_QUOTED_RX = re.compile(r'"([^"]*)"|“([^”]*)”|‘([^’]*)’|«([^»]*)»|(?<![\w])\'([^\']*)\'(?![\w])')
+_MASK_RX = re.compile(MASK + r"(\d+)" + MASK)
+
+
+def mask_quotes(text: str) -> tuple[str, tuple[str, ...]]:
+    """Replace every quoted span by a placeholder token; returns the masked text and the spans in order."""
+    spans: list[str] = []
+
+    def keep(m: re.Match[str]) -> str:
+        spans.append(next(g for g in m.groups() if g is not None))
+        return f"{MASK}{len(spans) - 1}{MASK}"
+
+    return _QUOTED_RX.sub(keep, text), tuple(spans)
+
+
+def unmask(text: str, spans: tuple[str, ...]) -> str:
+    """Put the quoted spans back (without their quotes)."""
+    return _MASK_RX.sub(lambda m: spans[int(m.group(1))] if int(m.group(1)) < len(spans) else "", text)
+
+
+def only_mask(text: str) -> int | None:
+    """The span index when ``text`` is exactly one placeholder (a fully quoted value), else None."""
+    m = _MASK_RX.fullmatch(text.strip())
+    return int(m.group(1)) if m else None
+
+
+def has_mask(text: str) -> bool:
+    return bool(_MASK_RX.search(text))
+
+
+def quote(value: str) -> str:
+    """Quote a value for a plan step with a quote character it does not contain."""
+    for left, right in (('"', '"'), ("'", "'"), ("“", "”"), ("«", "»")):
+        if left not in value and right not in value:
+            return f"{left}{value}{right}"
+    return '"' + value.replace('"', "'") + '"'
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Normalization
+# ----------------------------------------------------------------------------------------------------------
+
+_CLOSE_SYMBOLS = re.compile(r"[×✕✖✗╳⨯]")
+_CANONICAL = [
+    (re.compile(r"\b(?:log|sign)[\s-]*(?:in|on)\b|\bsignin\b|\blogon\b"), "login"),
+    (re.compile(r"\b(?:log|sign)[\s-]*out\b|\bsignout\b"), "logout"),
+    (re.compile(r"\bsign[\s-]*up\b"), "signup"),
+    (re.compile(r"\be[\s-]?mail\b"), "email"),
+    (re.compile(r"\buser[\s-]?name\b|\buser[\s-]?id\b|\blogin[\s-]?(?:name|id)\b"), "username"),
+    (re.compile(r"\bpass[\s-]?word\b"), "password"),
+    (re.compile(r"\bcheck[\s-]?out\b"), "checkout"),
+    (re.compile(r"\b(?:zip|postal|post)[\s-]?code\b"), "zipcode"),
+    (re.compile(r"\b(?:first|given)[\s-]?name\b"), "firstname"),
+    (re.compile(r"\b(?:last|family|sur)[\s-]?name\b"), "lastname"),
+    (re.compile(r"\bdrop[\s-]?down\b"), "dropdown"),
+    (re.compile(r"\bcheck[\s-]?box(es)?\b"), "checkbox"),
+    (re.compile(r"\bwish[\s-]?list\b"), "wishlist"),
+    (re.compile(r"\bhome[\s-]?page\b"), "home"),
+    (re.compile(r"\bnews[\s-]?letter\b"), "newsletter"),
+    (re.compile(r"\bcart\b|\bbasket\b|\bshopping bag\b"), "cart"),
+    (re.compile(r"\bok(?:ay)?\b"), "ok"),
+]
+
+
+@lru_cache(maxsize=8192)
+def norm(text: str) -> str:
+    """Lower-case, accent-free, punctuation-free, canonical spelling of common UI words."""
+    s = unicodedata.normalize("NFKD", text or "")
+    s = "".join(ch for ch in s if not unicodedata.combining(ch)).lower()
+    s = _CLOSE_SYMBOLS.sub(" close ", s).replace("&", " and ")
+    s = re.sub(r"[^\w]+|_", " ", s)
+    s = re.sub(r"\s+", " ", s).strip()
+    for rx, repl in _CANONICAL:
+        s = rx.sub(repl, s)
+    return s
+
+
+def split_identifier(ident: str) -> str:
+    """'loginEmail' / 'user_name' / 'first-name' -> words, so ids and name attributes can be matched."""
+    s = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", ident or "")
+    return re.sub(r"[_\-.\[\]]+", " ", s)
+
+
+STOPWORDS = frozenset(
+    "a an the please this that these those my your our its their of to on in for with and or is are be".split()
+)
+
+
+def stem(token: str) -> str:
+    """A very light plural stemmer: 'products' -> 'product', 'entries' -> 'entry', 'boxes' -> 'box'."""
+    if len(token) > 4 and token.endswith("ies"):
+        return token[:-3] + "y"
+    if len(token) > 4 and token.endswith("es") and token[-3] in "sxz" or token.endswith(("ches", "shes")):
+        return token[:-2]
+    if len(token) > 3 and token.endswith("s") and not token.endswith(("ss", "us", "is")):
+        return token[:-1]
+    return token
+
+
+@lru_cache(maxsize=8192)
+def tokens(text: str) -> tuple[str, ...]:
+    """Content tokens of a phrase: normalized, stemmed, stop words dropped (kept when nothing else is left)."""
+    words = norm(text).split()
+    kept = [stem(w) for w in words if w not in STOPWORDS]
+    return tuple(kept or [stem(w) for w in words])
+
+
+# Words that mean the same thing on a page. Weight is the credit a synonym gets against an exact token.
+_SYNONYM_GROUPS: list[tuple[float, frozenset[str]]] = [
+    (0.85, frozenset({"signup", "register", "registration", "join", "enroll", "enrol"})),
+    (0.85, frozenset({"username", "user", "login", "account"})),
+    (0.75, frozenset({"username", "email"})),
+    (0.85, frozenset({"password", "passcode", "pwd", "passwd", "pin"})),
+    (0.85, frozenset({"search", "find", "query", "q", "lookup", "keyword"})),
+    (0.7, frozenset({"submit", "send", "go", "continue", "confirm", "apply", "save", "done"})),
+    (0.85, frozenset({"buy", "purchase", "order", "checkout"})),
+    (0.85, frozenset({"zipcode", "zip", "postcode"})),
+    (0.85, frozenset({"phone", "telephone", "mobile", "tel", "cell"})),
+    (0.85, frozenset({"close", "dismiss", "x", "hide"})),
+    (0.85, frozenset({"accept", "agree", "allow", "consent", "ok"})),
+    (0.85, frozenset({"remove", "delete", "trash", "discard"})),
+    (0.8, frozenset({"next", "continue", "forward"})),
+    (0.8, frozenset({"previous", "prev", "back"})),
+    (0.85, frozenset({"home", "start", "main"})),
+    (0.85, frozenset({"settings", "preference", "option", "configuration"})),
+    (0.8, frozenset({"profile", "account"})),
+    (0.85, frozenset({"quantity", "qty", "amount"})),
+    (0.8, frozenset({"message", "comment", "note", "feedback"})),
+    (0.85, frozenset({"subscribe", "signup", "join"})),
+    (0.85, frozenset({"firstname", "fname", "forename"})),
+    (0.85, frozenset({"lastname", "lname", "surname"})),
+    (0.85, frozenset({"email", "mail"})),
+    (0.85, frozenset({"price", "cost"})),
+    (0.8, frozenset({"help", "support", "faq"})),
+    (0.8, frozenset({"contact", "support"})),
+]
+
+
+@lru_cache(maxsize=4096)
+def synonym_weight(a: str, b: str) -> float:
+    best = 0.0
+    for weight, group in _SYNONYM_GROUPS:
+        if a in group and b in group:
+            best = max(best, weight)
+    return best
+
+
+@lru_cache(maxsize=65536)
+def token_match(a: str, b: str) -> float:
+    """Credit for phrase token ``a`` found as page token ``b``: exact 1, synonym, prefix, typo."""
+    if a == b:
+        return 1.0
+    syn = synonym_weight(a, b)
+    if syn:
+        return syn
+    if a.isdigit() or b.isdigit():
+        return 0.0
+    if len(a) >= 3 and len(b) >= 3 and (a.startswith(b) or b.startswith(a)):
+        return 0.7 if min(len(a), len(b)) >= 4 else 0.5
+    if len(a) >= 4 and len(b) >= 4 and (a in b or b in a):
+        return 0.55
+    if len(a) >= 5 and len(b) >= 5 and SequenceMatcher(None, a, b).ratio() >= 0.84:
+        return 0.8
+    return 0.0
+
+
+@lru_cache(maxsize=32768)
+def similarity(phrase: str, label: str) -> float:
+    """How well a page label matches a phrase, 0..1. Exact (after normalization) is 1.0.
+
+    Recall of the phrase's tokens dominates (the label must contain what was asked for), precision keeps
+    "Blue Widget" above "Blue Widget Pro", and character-bigram overlap breaks remaining ties.
+    """
+    p_norm, l_norm = norm(phrase), norm(label)
+    if not p_norm or not l_norm:
+        return 0.0
+    if p_norm == l_norm:
+        return 1.0
+    p_toks, l_toks = tokens(phrase), tokens(label)
+    if not p_toks or not l_toks:
+        return 0.0
+    if p_toks == l_toks:
+        return 0.97
+    rows = [[token_match(p, t) for t in l_toks] for p in p_toks]
+    matched = sum(max(row) for row in rows)
+    if not matched:
+        return 0.0
+    recall = matched / len(p_toks)
+    used = sum(1 for j in range(len(l_toks)) if any(row[j] >= 0.7 for row in rows))
+    precision = used / len(l_toks)
+    score = 0.6 * recall + 0.25 * precision + 0.15 * bigram_dice(p_norm, l_norm)
+    if f" {p_norm} " in f" {l_norm} ":
+        score = max(score, 0.72 + 0.25 * precision)
+    return round(min(score, 0.96), 4)
+
+
+def bigram_dice(a: str, b: str) -> float:
+    """Character-bigram overlap, 0..1: a cheap stand-in for a sequence ratio that breaks ties between labels."""
+    if a == b:
+        return 1.0
+    pa = [a[i : i + 2] for i in range(len(a) - 1)]
+    pb = [b[i : i + 2] for i in range(len(b) - 1)]
+    if not pa or not pb:
+        return 0.0
+    counts: dict[str, int] = {}
+    for bg in pb:
+        counts[bg] = counts.get(bg, 0) + 1
+    common = 0
+    for bg in pa:
+        if counts.get(bg, 0) > 0:
+            counts[bg] -= 1
+            common += 1
+    return 2 * common / (len(pa) + len(pb))
+
+
+def clip(text: str, limit: int = 300) -> str:
+    """One line, at most ``limit`` characters: answers and messages must stay readable."""
+    s = re.sub(r"\s+", " ", text or "").strip()
+    return s if len(s) <= limit else s[: limit - 1].rstrip() + "…"
+
+
+ORDINALS = {
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+    "ninth": 9,
+    "tenth": 10,
+    "last": -1,
+}
+ORDINAL_WORDS = {v: k for k, v in ORDINALS.items()}
+
+
+def ordinal_value(word: str) -> int | None:
+    """'third' -> 3, '7th' -> 7, 'last' -> -1, else None."""
+    w = word.lower().strip()
+    if w in ORDINALS:
+        return ORDINALS[w]
+    m = re.fullmatch(r"(\d+)(?:st|nd|rd|th)?", w.lstrip("#"))
+    return int(m.group(1)) if m and int(m.group(1)) > 0 else None
+
+
+def ordinal_word(n: int) -> str:
+    if n in ORDINAL_WORDS:
+        return ORDINAL_WORDS[n]
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

@@ -1,0 +1,55 @@
+"""Recognizing URLs and bare hosts in goal text ("go to example.com", "open localhost:8000/login").
+
+Only recognition and a light canonical form for the plan step live here; the browser layer still normalizes
+and checks every URL before navigating.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+_SCHEME_RX = re.compile(r"^[a-z][a-z0-9+.\-]*://\S+$", re.I)
+_HOST_RX = re.compile(
+    r"""^(?:www\.)?
+        (?:[a-z0-9](?:[a-z0-9\-]{0,61}[a-z0-9])?\.)+[a-z]{2,24}   # dotted host with an alphabetic TLD
+        (?::\d{1,5})?(?:[/?#]\S*)?$""",
+    re.I | re.X,
+)
+_LOCAL_RX = re.compile(
+    r"^(?:localhost|127\.0\.0\.1|\[::1\]|0\.0\.0\.0|(?:\d{1,3}\.){3}\d{1,3})(?::\d{1,5})?(?:[/?#]\S*)?$", re.I
+)
+_EMAIL_RX = re.compile(r"^[^@\s/]+@[^@\s/]+\.[a-z]{2,}$", re.I)
+_TRAILING_WORDS = re.compile(r"\s+(?:web\s*site|website|site|home\s*page|homepage|page|web\s*page)$", re.I)
+
+
+def looks_like_url(text: str) -> bool:
+    """True for 'https://x.test/a', 'example.com', 'www.shop.io/path', 'localhost:8080' (not for emails)."""
+    t = _TRAILING_WORDS.sub("", (text or "").strip().strip("<>\"'`").rstrip(".,;!?")).strip()
+    if not t or " " in t or _EMAIL_RX.match(t):
+        return False
+    return bool(_SCHEME_RX.match(t) or _HOST_RX.match(t) or _LOCAL_RX.match(t))
+
+
+def canonical_url(text: str) -> str:
+    """'example.com' -> 'https://example.com/', 'localhost:8000/x' -> 'http://localhost:8000/x'."""
+    t = _TRAILING_WORDS.sub("", (text or "").strip().strip("<>\"'`").rstrip(".,;!?")).strip()
+    if not _SCHEME_RX.match(t):
+        t = ("http://" if _LOCAL_RX.match(t) else "https://") + t
+    parts = urlsplit(t)
+    if not parts.path and not parts.query and not parts.fragment:
+        t += "/"
+    return t
+
+
+def host_of(url: str) -> str:
+    try:
+        return (urlsplit(url).hostname or "").lower()
+    except ValueError:
+        return ""
+
+
+def is_blank(url: str | None) -> bool:
+    """No page to act on yet (nothing opened, or about:blank / a new tab page)."""
+    u = (url or "").strip().lower()
+    return not u or u.startswith(("about:", "chrome://newtab", "chrome-search:", "data:,"))

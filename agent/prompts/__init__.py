@@ -1,0 +1,67 @@
+"""The planner and executor system prompts: bundled Markdown files, overridable per run.
+
+``prompts_dir`` (the setting of the same name) may hold ``planner.md`` and/or ``executor.md``; a file missing
+there falls back to the bundled one, so a user can override just one prompt. Templates use ``{{name}}``
+placeholders (plain replacement, so braces in JSON examples need no escaping).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+BUNDLED_DIR = Path(__file__).resolve().parent
+PROMPT_NAMES = ("planner", "executor")
+
+#: What each action does and the arguments it takes, as both prompts describe them.
+ACTION_DESCRIPTIONS: dict[str, str] = {
+    "click": "click an element. element_id required; args {}.",
+    "type": (
+        'type text into an input or textarea. element_id required; args {"text": str, "submit": bool '
+        '(press Enter afterwards), "clear": bool (default true)}.'
+    ),
+    "select_option": 'choose an option of a <select>. element_id required; args {"option": visible label or value}.',
+    "scroll": (
+        'scroll the page (element_id null) or a scrollable element. args {"direction": "up"|"down", '
+        '"amount": "page" or pixels}.'
+    ),
+    "press_key": 'press a key on the focused element. args {"key": "Enter"|"Escape"|"Tab"|"ArrowDown"|...}.',
+    "navigate": 'open a URL in the current tab. args {"url": full https:// URL}.',
+    "search": 'run a web search when the page has no search box. args {"query": str}.',
+    "go_back": "go back in the tab's history. args {}.",
+    "go_forward": "go forward in the tab's history. args {}.",
+    "switch_tab": 'make another open tab active. args {"tab_id": id from the tab list, e.g. "t2"}.',
+    "screenshot": 'save a screenshot of the page. args {} (optional "path").',
+    "wait": 'wait for the page to settle. args {"seconds": number, at most 5}.',
+    "done": 'finish the task. args {"answer": final answer text, "success": bool (default true)}.',
+    "ask_user": 'ask the user a question (only when allowed). args {"question": str}.',
+}
+
+_PLACEHOLDER_RE = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
+
+
+def action_list(names: list[str] | tuple[str, ...] | None = None) -> str:
+    """Markdown bullet list describing ``names`` (all actions by default), in a stable order."""
+    chosen = [n for n in ACTION_DESCRIPTIONS if names is None or n in names]
+    return "\n".join(f"- `{name}`: {ACTION_DESCRIPTIONS[name]}" for name in chosen)
+
+
+def load_prompt(name: str, prompts_dir: str | Path | None = None) -> str:
+    """The raw template ``<name>.md`` from ``prompts_dir`` when it has one, else the bundled file."""
+    if name not in PROMPT_NAMES:
+        raise ValueError(f"unknown prompt {name!r}; expected one of {', '.join(PROMPT_NAMES)}")
+    if prompts_dir:
+        override = Path(prompts_dir).expanduser() / f"{name}.md"
+        if override.is_file():
+            return override.read_text(encoding="utf-8")
+    return (BUNDLED_DIR / f"{name}.md").read_text(encoding="utf-8")
+
+
+def render(template: str, **values: str) -> str:
+    """Replace ``{{key}}`` placeholders; unknown placeholders are left as they are."""
+    return _PLACEHOLDER_RE.sub(lambda m: values.get(m.group(1), m.group(0)), template)
+
+
+def system_prompt(name: str, prompts_dir: str | Path | None = None) -> str:
+    """The rendered system prompt for ``planner`` or ``executor``."""
+    return render(load_prompt(name, prompts_dir), actions=action_list())

@@ -1,0 +1,117 @@
+"""The one typed state every graph node shares.
+
+Only plain, serializable values live here (str, int, float, bool, lists, dicts), so any checkpointer can
+store it and a killed run can resume from it. The browser itself lives in a registry keyed by run id
+(:mod:`agent.browser.registry`); the state keeps the URL so a resumed run can reopen the page.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, Any, TypedDict
+
+
+class InputState(TypedDict, total=False):
+    """What a caller provides: the goal, and optionally where to start. (Studio's input form.)"""
+
+    goal: str
+    start_url: str | None
+
+
+class OutputState(TypedDict, total=False):
+    """What a caller gets back."""
+
+    goal: str
+    run_id: str
+    terminal_type: str | None
+    terminal_reason: str | None
+    stop_reason: str | None
+    final_answer: str | None
+    url: str
+    steps: int
+    usage: dict[str, Any]
+    run_dir: str
+
+
+class AgentState(TypedDict, total=False):
+    # --- the goal (fixed at start) ------------------------------------------------------------------
+    goal: str
+    start_url: str | None
+    run_id: str
+    run_dir: str
+    goal_kind: str  # object | list | action
+    task_mode: str  # find | browse | answer | download
+    started_at: float  # epoch seconds when the run (or its resumption) started
+    elapsed_before: float  # seconds spent before the latest resumption
+
+    # --- FSM ---------------------------------------------------------------------------------------
+    stage: str  # orient | context | locate | verify | done
+
+    # --- browser and page ----------------------------------------------------------------------------
+    url: str
+    title: str
+    tabs: list[dict[str, Any]]
+    active_tab_id: str
+    tab_events: list[dict[str, Any]]  # tab_opened / tab_closed since the previous observation
+    context_events: list[dict[str, Any]]  # every browser event since the previous observation
+    observation: dict[str, Any]  # the latest Observation (agent.types.Observation)
+    mapping_hash: str
+    candidate_hash: str
+    dom_hash: str
+    prev_url: str
+    prev_mapping_hash: str
+    prev_candidate_hash: str
+    prev_dom_hash: str
+    page_type: str
+    listing_detected: bool
+
+    # --- plan and action ------------------------------------------------------------------------------
+    plan: list[str]  # queued high-level steps, next first
+    current_step: str | None
+    completed_steps: list[str]
+    planner_output: dict[str, Any]  # the planner's last structured output (for the record)
+    proposed_action: dict[str, Any] | None  # agent.types.Action
+    action_risk: str  # low | high | blocked
+    risk_reasons: list[str]
+    confirmation: str | None  # approved | denied | edited | auto
+    last_result: dict[str, Any] | None  # agent.types.ActionResult
+    completion_claim: dict[str, Any] | None  # {"answer", "success", "source", "failure_reason"}
+    pending_error: dict[str, Any] | None  # {"source", "kind", "message"} for error_retry
+    retry_used: bool  # error_retry's single retry is spent (reset after a successful action)
+    hints: list[str]  # loop/error hints for the next planner call
+
+    # --- history (append-only) ----------------------------------------------------------------------
+    history: Annotated[list[dict[str, Any]], operator.add]  # one item per executed (or refused) action
+
+    # --- memory -------------------------------------------------------------------------------------
+    visited_urls: list[str]
+    avoid_elements: list[int]
+    element_attempts: dict[str, int]  # "url#element_id" -> failed attempts
+
+    # --- loop / progress counters (names from the design) -------------------------------------------
+    repeat_count: int
+    stagnation_count: int
+    auto_scrolls_used: int
+    no_progress_steps: int
+    planner_calls: int
+    steps: int
+    errors: int
+    observations: int
+    loop_trigger: str | None  # repeat | stagnation | world_frozen
+    world_frozen: bool
+    last_signature: str  # action+element+URL of the last executed action
+    progress_score: float
+    evidence: list[str]
+
+    # --- model usage ----------------------------------------------------------------------------------
+    usage: dict[str, Any]  # {"input_tokens", "output_tokens", "total_tokens", "calls", "cost_usd"}
+    usage_by_node: dict[str, dict[str, Any]]
+
+    # --- records --------------------------------------------------------------------------------------
+    seq: int  # trace records written so far (dedupes records on resume)
+
+    # --- ending ---------------------------------------------------------------------------------------
+    final_answer: str | None
+    terminal_type: str | None
+    terminal_reason: str | None
+    stop_reason: str | None

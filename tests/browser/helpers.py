@@ -1,0 +1,41 @@
+"""Helpers for browser-layer tests: open fixture pages, find marked elements, run actions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agent.browser.actions import execute_action
+from agent.types import ActionResult
+
+
+async def act(
+    session: Any, name: str, element_id: int | None = None, observation: Any = None, **args: Any
+) -> ActionResult:
+    """Run one action the way the graph does and return its result."""
+    return await execute_action(
+        session, {"action": name, "element_id": element_id, "args": args}, observation=observation
+    )
+
+
+async def open_page(session: Any, url: str) -> ActionResult:
+    """Navigate and consume the navigation's events, so a test sees only what it causes."""
+    result = await act(session, "navigate", url=url)
+    assert result["status"] == "success", result
+    session.drain_events()
+    return result
+
+
+async def find(session: Any, name: str, *, role: str | None = None) -> dict[str, Any]:
+    """Mark the page with the observation layer and return the element whose name (or text) is ``name``."""
+    from agent.dom.observe import mark_frames
+
+    elements = await mark_frames(session.page)
+    for exact in (True, False):
+        for element in elements:
+            if role and element.get("role") != role:
+                continue
+            label = element.get("name") or ""
+            text = element.get("text") or ""
+            if (label == name or text == name) if exact else (name in label or name in text):
+                return element
+    raise AssertionError(f"no marked element named {name!r}; have {[e.get('name') for e in elements]}")

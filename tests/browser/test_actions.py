@@ -1,0 +1,507 @@
+"""execute_action against the fixture site in real Chromium. Assertions read the page's own state."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import time
+from pathlib import Path
+
+import pytest
+
+from agent.browser.actions import _GRACE_S, _wait_seconds, match_option, normalize_key
+from agent.dom.observe import observe_page
+from tests.browser.helpers import act, find, open_page
+
+# --------------------------------------------------------------------------------------------- type / click
+
+
+async def test_login_flow(session, site) -> None:
+    await open_page(session, site + "/login.html")
+    username = await find(session, "Username")
+    password = await find(session, "Password")
+    result = await act(session, "type", username["id"], text="alice")
+    assert result["status"] == "success", result
+    assert await session.page.input_value("#username") == "alice"
+    result = await act(session, "type", password["id"], text="secret", submit=True)
+    assert result["status"] == "success", result
+    assert "secret" not in result["message"]  # a password is never echoed
+    assert await session.page.input_value("#password") == "secret"
+    assert await session.page.inner_text("#status") == "Welcome, alice"
+    assert any(e["type"] == "dom_changed" for e in result["events"])
+
+
+async def test_login_wrong_password_shows_error(session, site) -> None:
+    await open_page(session, site + "/login.html")
+    await act(session, "type", (await find(session, "Username"))["id"], text="alice")
+    await act(session, "type", (await find(session, "Password"))["id"], text="nope")
+    result = await act(session, "click", (await find(session, "Sign in", role="button"))["id"])
+    assert result["status"] == "success"
+    assert await session.page.inner_text("#status") == "Invalid username or password"
+
+
+async def test_type_replaces_by_default_and_appends_with_clear_false(session, site) -> None:
+    await open_page(session, site + "/login.html")
+    field = await find(session, "Username")
+    await act(session, "type", field["id"], text="bob")
+    await act(session, "type", field["id"], text="alice")
+    assert await session.page.input_value("#username") == "alice"
+    result = await act(session, "type", field["id"], text="_smith", clear=False)
+    assert result["status"] == "success", result
+    assert await session.page.input_value("#username") == "alice_smith"
+
+
+async def test_type_verifies_the_field_value(session, site) -> None:
+    await open_page(session, site + "/buttons.html")
+    coupon = await find(session, "Coupon code")
+    result = await act(session, "type", coupon["id"], text="summer-2026")
+    assert result["status"] == "failure"
+    assert "'SUMMER'" in result["message"]  # the page reformatted the text: reported, not assumed
+    assert await session.page.input_value("#coupon") == "SUMMER"
+
+
+async def test_type_into_read_only_or_select_fails_clearly(session, site) -> None:
+    await open_page(session, site + "/buttons.html")
+    notes = await find(session, "Delivery notes")
+    result = await act(session, "type", notes["id"], text="ring twice")
+    assert result["status"] == "failure" and result["error_type"] == "tool_limit"
+    assert "read-only" in result["message"]
+    assert await session.page.input_value("#notes") == "Leave at the door"
+    await open_page(session, site + "/select.html")
+    country = await find(session, "Country")
+    result = await act(session, "type", country["id"], text="Canada")
+    assert result["status"] == "failure" and "select_option" in result["message"]
+
+
+async def test_element_action_needs_an_element(session, site) -> None:
+    await open_page(session, site + "/login.html")
+    result = await act(session, "click")
+    assert result["status"] == "failure" and result["error_type"] == "element_not_found"
+    result = await act(session, "type", 424242, text="x")
+    assert result["status"] == "failure" and result["error_type"] == "element_not_found"
+    assert "424242" in result["message"]
+
+
+async def test_iframe_form(session, site) -> None:
+    await open_page(session, site + "/iframe.html")
+    frame = session.page.frame_locator("#signup-frame")
+    result = await act(session, "type", (await find(session, "Email address"))["id"], text="bob@example.com")
+    assert result["status"] == "success", result
+    result = await act(session, "select_option", (await find(session, "Plan"))["id"], option="Daily news")
+    assert result["status"] == "success", result
+    result = await act(session, "click", (await find(session, "Sign up"))["id"])
+    assert result["status"] == "success", result
+    assert await frame.locator("#email").input_value() == "bob@example.com"
+    assert await frame.locator("#frame-result").inner_text() == "Thanks, bob@example.com (Daily news)"
+
+
+async def test_shadow_dom_input_and_button(session, site) -> None:
+    await open_page(session, site + "/shadow.html")
+    result = await act(session, "type", (await find(session, "Postcode"))["id"], text="90210")
+    assert result["status"] == "success", result
+    result = await act(session, "click", (await find(session, "Check delivery"))["id"])
+    assert result["status"] == "success", result
+    assert await session.page.inner_text("#result") == "Delivery available to 90210"
+
+
+async def test_cookie_wall_blocks_until_accepted(session, site) -> None:
+    await open_page(session, site + "/cookies.html")
+    subscribe = await find(session, "Subscribe to newsletter")
+    result = await act(session, "click", subscribe["id"])
+    assert result["status"] == "failure" and result["error_type"] == "element_not_found"
+    assert "overlay" in result["message"] and "We value your privacy" in result["message"]
+    assert await session.page.inner_text("#result") == ""  # not clicked through the wall
+    assert session.failure_counts.get(subscribe["id"]) == 1
+    result = await act(session, "click", (await find(session, "Accept all"))["id"])
+    assert result["status"] == "success"
+    assert await session.page.is_hidden("#cookie-wall")
+    result = await act(session, "click", subscribe["id"])
+    assert result["status"] == "success", result
+    assert await session.page.inner_text("#result") == "Subscribed to the newsletter"
+    assert subscribe["id"] not in session.failure_counts
+
+
+async def test_disabled_buttons_fail_and_are_not_clicked(session, site) -> None:
+    await open_page(session, site + "/buttons.html")
+    place = await find(session, "Place order")
+    result = await act(session, "click", place["id"])
+    assert result["status"] == "failure" and "disabled" in result["message"]
+    pay = await find(session, "Pay now")
+    result = await act(session, "click", pay["id"])
+    assert result["status"] == "failure" and "disabled" in result["message"]
+    assert result["execution_time_ms"] < 2000
+    assert await session.page.inner_text("#result") == ""
+    # Once the page enables it, the same button works.
+    await act(session, "click", (await find(session, "I accept the terms and conditions"))["id"])
+    assert await session.page.is_checked("#accept-terms")
+    result = await act(session, "click", place["id"])
+    assert result["status"] == "success", result
+    assert await session.page.inner_text("#result") == "Order placed"
+
+
+async def test_button_under_fixed_banner_is_clicked(session, site) -> None:
+    await open_page(session, site + "/buttons.html")
+    result = await act(session, "click", (await find(session, "Confirm subscription"))["id"])
+    assert result["status"] == "success", result
+    assert await session.page.inner_text("#result") == "Subscription confirmed"
+
+
+async def test_fixed_button_under_small_cover_uses_js_click(session, site) -> None:
+    await open_page(session, site + "/buttons.html")
+    result = await act(session, "click", (await find(session, "Chat with us"))["id"])
+    assert result["status"] == "success", result
+    assert result["fallback"] == "js_click"
+    assert await session.page.inner_text("#result") == "Chat opened"
+
+
+async def test_hidden_link_is_never_clicked(session, site) -> None:
+    await open_page(session, site + "/buttons.html")
+    session.options.action_timeout_s = 2.5
+    await session.page.eval_on_selector("#prize", "(el) => el.setAttribute('data-agent-id', '9999')")
+    started = time.monotonic()
+    result = await act(session, "click", 9999)
+    assert result["status"] == "failure"
+    assert time.monotonic() - started < 2.5 + _GRACE_S + 0.5
+    assert "not visible" in result["message"]
+    assert session.page.url.endswith("/buttons.html")
+
+
+async def test_stale_id_after_dom_replacement_uses_text_match(session, site) -> None:
+    await open_page(session, site + "/replace.html")
+    observation = await observe_page(session.page, goal="open Borealis")
+    old = next(e for e in observation["elements"] if e.get("name") == "Open Borealis")
+    reload_button = next(e for e in observation["elements"] if e.get("name") == "Reload list")
+    result = await act(session, "click", reload_button["id"], observation)
+    assert result["status"] == "success"
+    assert await session.page.inner_text("#version") == "Version 2"
+    assert await session.page.locator(f'[data-agent-id="{old["id"]}"]').count() == 0  # the old node is gone
+    result = await act(session, "click", old["id"], observation)
+    assert result["status"] == "success", result
+    assert result["fallback"] == "text_match"
+    assert await session.page.inner_text("#result") == "Opened Borealis (list version 2)"
+
+
+async def test_stale_id_without_observation_fails_clearly(session, site) -> None:
+    await open_page(session, site + "/replace.html")
+    old = await find(session, "Open Cygnus")
+    await session.page.click("#reload")
+    result = await act(session, "click", old["id"])
+    assert result["status"] == "failure" and result["error_type"] == "element_not_found"
+    assert "no observation" in result["message"]
+    assert await session.page.inner_text("#result") == ""
+
+
+async def test_failure_counts_clear_on_navigation(session, site) -> None:
+    await open_page(session, site + "/buttons.html")
+    pay = await find(session, "Pay now")
+    await act(session, "click", pay["id"])
+    await act(session, "click", pay["id"])
+    assert session.failure_counts[pay["id"]] == 2
+    await open_page(session, site + "/login.html")
+    assert session.failure_counts == {}
+
+
+async def test_click_that_navigates_reports_the_new_page(session, site) -> None:
+    await open_page(session, site + "/index.html")
+    result = await act(session, "click", (await find(session, "Login form"))["id"])
+    assert result["status"] == "success"
+    assert result["url_after"].endswith("/login.html") and result["url_before"].endswith("/index.html")
+    assert any(e["type"] == "url_changed" for e in result["events"])
+    assert await session.page.inner_text("h1") == "Sign in"
+
+
+async def test_confirm_dialog_from_click_is_dismissed(session, site) -> None:
+    await open_page(session, site + "/dialogs.html")
+    result = await act(session, "click", (await find(session, "Delete all items"))["id"])
+    assert result["status"] == "success"
+    dialog = next(e for e in result["events"] if e["type"] == "dialog")
+    assert dialog["dialog_type"] == "confirm" and dialog["handled"] == "dismissed"
+    assert await session.page.inner_text("#result") == "Confirm returned: false"
+
+
+async def test_action_bound_holds_when_the_page_freezes(session, site) -> None:
+    await open_page(session, site + "/slow.html")
+    session.options.action_timeout_s = 0.8
+    button = await find(session, "Run a long report")
+    started = time.monotonic()
+    result = await act(session, "click", button["id"])
+    elapsed = time.monotonic() - started
+    assert elapsed < 0.8 + _GRACE_S + 0.5, result
+    assert result["status"] == "failure" and result["error_type"] == "timeout"
+    await session.page.wait_for_function("document.querySelector('#result').textContent !== ''", timeout=5000)
+
+
+# --------------------------------------------------------------------------------------------- select_option
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [("Canada", "ca"), ("ca", "ca"), ("united kingdom", "gb"), ("Germny", "de"), ("Ukr", "ua")],
+)
+async def test_select_option(session, site, option: str, value: str) -> None:
+    await open_page(session, site + "/select.html")
+    result = await act(session, "select_option", (await find(session, "Country"))["id"], option=option)
+    assert result["status"] == "success", result
+    assert await session.page.input_value("#country") == value
+
+
+async def test_select_option_ambiguous_disabled_unknown(session, site) -> None:
+    await open_page(session, site + "/select.html")
+    country = (await find(session, "Country"))["id"]
+    result = await act(session, "select_option", country, option="United")
+    assert result["status"] == "failure" and result["error_type"] == "ambiguous_step"
+    assert "United States" in result["message"] and "United Kingdom" in result["message"]
+    result = await act(session, "select_option", country, option="New Zealand (unavailable)")
+    assert result["status"] == "failure" and "disabled" in result["message"]
+    result = await act(session, "select_option", country, option="Atlantis")
+    assert result["status"] == "failure" and "Canada" in result["message"]  # lists the choices
+    assert await session.page.input_value("#country") == ""
+
+
+async def test_select_option_custom_combobox_then_save(session, site) -> None:
+    await open_page(session, site + "/select.html")
+    result = await act(
+        session, "select_option", (await find(session, "Gift wrap"))["id"], option="Gold paper"
+    )
+    assert result["status"] == "success", result
+    await act(session, "select_option", (await find(session, "Delivery speed"))["id"], option="Express")
+    await act(session, "select_option", (await find(session, "Country"))["id"], option="Canada")
+    await act(session, "click", (await find(session, "Save shipping details"))["id"])
+    assert await session.page.inner_text("#result") == "Saved: Canada, Express (2 days), Gold paper"
+
+
+def test_match_option_tiers() -> None:
+    options = [
+        {"value": "s", "label": "Small"},
+        {"value": "m", "label": "Medium"},
+        {"value": "l", "label": "Large"},
+        {"value": "xl", "label": "Extra large"},
+    ]
+    assert match_option("Medium", options)["value"] == "m"
+    assert match_option("xl", options)["value"] == "xl"
+    assert match_option("  small ", options)["value"] == "s"
+    assert match_option("Mediun", options)["value"] == "m"
+    assert match_option("extra", options)["value"] == "xl"
+
+
+# --------------------------------------------------------------------------------------------- scroll / keys
+
+
+async def test_infinite_scroll_loads_more(session, site) -> None:
+    await open_page(session, site + "/infinite.html")
+    page = session.page
+    await page.wait_for_function("document.querySelectorAll('#items li').length >= 20")
+    for _ in range(2):
+        result = await act(session, "scroll", direction="down")
+        assert result["status"] == "success", result
+    count = await page.locator("#items li").count()
+    assert count >= 40
+    assert (await page.inner_text("#count")) == f"Showing {count} posts"
+    y = await page.evaluate("scrollY")
+    result = await act(session, "scroll", direction="up", amount=300)
+    assert result["status"] == "success"
+    assert await page.evaluate("scrollY") == y - 300
+    result = await act(session, "press_key", key="end")
+    assert result["status"] == "success" and result["message"] == "pressed End"
+
+
+async def test_scroll_inside_element_and_at_the_edge(session, site) -> None:
+    await open_page(session, site + "/buttons.html")
+    terms = await find(session, "Terms and conditions", role="region")
+    result = await act(session, "scroll", terms["id"], direction="down", amount=50)
+    assert result["status"] == "success", result
+    assert await session.page.eval_on_selector("#terms", "(el) => el.scrollTop") == 50
+    assert await session.page.evaluate("scrollY") == 0  # the page itself did not move
+    await open_page(session, site + "/login.html")
+    result = await act(session, "scroll", direction="up")
+    assert result["status"] == "failure" and "already at the top" in result["message"]
+    result = await act(session, "scroll", direction="sideways")
+    assert result["status"] == "failure"
+
+
+async def test_press_key_on_element_submits(session, site) -> None:
+    await open_page(session, site + "/login.html")
+    await session.page.fill("#username", "alice")
+    await session.page.fill("#password", "secret")
+    result = await act(session, "press_key", (await find(session, "Password"))["id"], key="enter")
+    assert result["status"] == "success"
+    assert await session.page.inner_text("#status") == "Welcome, alice"
+
+
+@pytest.mark.parametrize(
+    ("raw", "key"),
+    [
+        ("enter", "Enter"),
+        ("ESC", "Escape"),
+        ("down", "ArrowDown"),
+        ("ctrl+a", "Control+a"),
+        ("f5", "F5"),
+        ("Tab", "Tab"),
+    ],
+)
+def test_normalize_key(raw: str, key: str) -> None:
+    assert normalize_key(raw) == key
+
+
+# --------------------------------------------------------------------------------------------- navigation
+
+
+async def test_navigate_normalizes_and_reports(session, site) -> None:
+    bare = site.removeprefix("http://") + "/article.html?title=Hello"
+    result = await act(session, "navigate", url=f"  '{bare}' ")
+    assert result["status"] == "success", result  # 127.0.0.1 stays on http
+    assert await session.page.inner_text("h1") == "Hello"
+    result = await act(session, "navigate", url=site + "/status?code=404")
+    assert result["status"] == "success" and "HTTP 404" in result["message"]
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["javascript:alert(1)", "data:text/html,<h1>x</h1>", "file:///etc/passwd", "chrome://settings", "blob:x"],
+)
+async def test_navigate_refuses_schemes(session, url: str) -> None:
+    result = await act(session, "navigate", url=url)
+    assert result["status"] == "failure" and result["error_type"] == "navigation_blocked"
+    assert session.page.url == "about:blank"
+
+
+async def test_navigate_network_error(session) -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]  # closed again below: nothing listens there
+    result = await act(session, "navigate", url=f"http://127.0.0.1:{port}/")
+    assert result["status"] == "failure" and result["error_type"] == "navigation_blocked"
+    assert "ERR_CONNECTION_REFUSED" in result["message"]
+
+
+async def test_navigate_slow_page_times_out_within_bound(session, site) -> None:
+    await open_page(session, site + "/login.html")
+    session.options.navigation_timeout_s = 2.0
+    started = time.monotonic()
+    result = await act(session, "navigate", url=site + "/slow")
+    elapsed = time.monotonic() - started
+    assert result["status"] == "failure" and result["error_type"] == "timeout", result
+    assert 1.0 < elapsed < 2.0 + _GRACE_S + 0.5  # the action's bound, plus scheduling slack
+    assert await session.page.inner_text("h1") == "Sign in"  # still on the page we had
+
+
+async def test_domain_policy_blocks_navigation_redirects_and_links(session, site) -> None:
+    await session.set_domain_policy(allowed=["127.0.0.1"])
+    localhost = site.replace("127.0.0.1", "localhost")
+    result = await act(session, "navigate", url=localhost + "/index.html")
+    assert result["status"] == "failure" and result["error_type"] == "navigation_blocked"
+    assert "localhost" in result["message"]
+    await open_page(session, site + "/index.html")
+    result = await act(session, "navigate", url=site + "/redirect?to=" + localhost + "/login.html")
+    assert result["status"] == "failure" and result["error_type"] == "navigation_blocked", result
+    await asyncio.sleep(0.3)
+    assert "localhost" not in session.page.url
+    await open_page(session, site + "/index.html")
+    await session.page.evaluate(
+        "(href) => { const a = document.createElement('a'); a.href = href; a.textContent = 'Elsewhere';"
+        " document.querySelector('main').appendChild(a); }",
+        localhost + "/login.html",
+    )
+    result = await act(session, "click", (await find(session, "Elsewhere"))["id"])
+    await asyncio.sleep(0.3)
+    assert session.page.url == site + "/index.html"  # the refused click left the page as it was
+    assert await session.page.inner_text("h1") == "Wayfinder test site"
+    assert session.blocked_since(0)
+    # A popup to a refused host never loads and its empty tab is closed.
+    tabs_before = len(session.tabs())
+    await session.page.evaluate("(href) => { window.open(href); }", localhost + "/popup.html")
+    for _ in range(30):
+        await asyncio.sleep(0.1)
+        if len(session.tabs()) == tabs_before:
+            break
+    assert len(session.tabs()) == tabs_before
+    assert all(not t["url"].startswith(localhost) for t in session.tabs())
+
+
+async def test_go_back_and_forward(session, site) -> None:
+    result = await act(session, "go_back")
+    assert result["status"] == "failure" and "no page to go back" in result["message"]
+    await open_page(session, site + "/index.html")
+    await open_page(session, site + "/login.html")
+    result = await act(session, "go_back")
+    assert result["status"] == "success", result
+    assert await session.page.inner_text("h1") == "Wayfinder test site"
+    result = await act(session, "go_forward")
+    assert result["status"] == "success", result
+    assert await session.page.inner_text("h1") == "Sign in"
+    result = await act(session, "go_forward")
+    assert result["status"] == "failure" and result["error_type"] == "tool_limit"
+
+
+# --------------------------------------------------------------------------------------------- search
+
+
+async def test_search_uses_engine_when_page_has_no_box(session) -> None:
+    result = await act(session, "search", query="red shoes")
+    assert result["status"] == "success", result
+    assert "search.html?q=red+shoes" in session.page.url
+    assert await session.page.inner_text("#summary") == 'Results for "red shoes"'
+
+
+async def test_search_uses_the_pages_own_box(session, site) -> None:
+    await open_page(session, site + "/store.html")
+    result = await act(session, "search", query="lamp")
+    assert result["status"] == "success", result
+    assert "own search box" in result["message"]
+    assert session.page.url == site + "/store.html"  # no engine involved
+    assert await session.page.inner_text("#summary") == '3 products match "lamp"'
+    assert await session.page.input_value("#store-query") == "lamp"
+
+
+async def test_search_box_on_a_results_page(session, site) -> None:
+    await open_page(session, site + "/search.html?q=first")
+    result = await act(session, "search", query="second query")
+    assert result["status"] == "success", result
+    assert await session.page.inner_text("#summary") == 'Results for "second query"'
+
+
+# --------------------------------------------------------------------------------------------- misc actions
+
+
+async def test_screenshot_stays_in_run_dir(session, site) -> None:
+    await open_page(session, site + "/index.html")
+    result = await act(session, "screenshot")
+    assert result["status"] == "success"
+    path = Path(result["extracted"])
+    assert path.parent == session.screenshots_dir and path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    result = await act(session, "screenshot", path="../../escape.png")
+    path = Path(result["extracted"])
+    assert path.parent == session.screenshots_dir and path.name == "escape.png" and path.is_file()
+
+
+async def test_wait_is_bounded(session) -> None:
+    started = time.monotonic()
+    result = await act(session, "wait", seconds=0.3)
+    assert result["status"] == "success" and 0.25 < time.monotonic() - started < 1.0
+    assert _wait_seconds({"seconds": 120}) == (10.0, True)
+    assert _wait_seconds({"seconds": -5}) == (0.0, True)
+    assert _wait_seconds({"seconds": "soon"}) == (1.0, False)
+
+
+async def test_switch_tab_action(session, site) -> None:
+    first = session.active_tab_id
+    second = await session.new_tab(site + "/login.html")
+    result = await act(session, "switch_tab", tab_id=first)
+    assert result["status"] == "success" and session.active_tab_id == first
+    result = await act(session, "switch_tab", tab_id="t999")
+    assert result["status"] == "failure" and second in result["message"]
+
+
+@pytest.mark.parametrize("name", ["done", "ask_user"])
+async def test_meta_actions_are_not_executed(session, name: str) -> None:
+    result = await act(session, name, answer="x")
+    assert result["status"] == "failure" and result["error_type"] == "tool_limit"
+
+
+async def test_malformed_actions_never_raise(session) -> None:
+    from agent.browser.actions import execute_action
+
+    for action in ({}, {"action": "fly"}, {"action": "click", "element_id": "abc", "args": None}, "nonsense"):
+        result = await execute_action(session, action)  # type: ignore[arg-type]
+        assert result["status"] == "failure"
+        assert set(result) >= {"action", "args", "element_id", "status", "error_type", "message", "events"}
