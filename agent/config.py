@@ -43,6 +43,8 @@ def _base_type(annotation: Any) -> tuple[type, bool]:
         origin = typing.get_origin(annotation)
     if origin is list:
         return list, optional
+    if origin is typing.Literal:
+        return str, optional  # choices are checked against the field's metadata
     return annotation, optional
 
 

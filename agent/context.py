@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from agent.browser.options import BrowserOptions
 
@@ -28,7 +28,7 @@ class Context:
     """Settings for one run. Every field has a default, so ``Context()`` is a working offline setup."""
 
     # --- planning backend -------------------------------------------------------------------------------
-    planner: str = _d(
+    planner: Literal["auto", "rules", "openai"] = _d(
         "auto",
         "Planning backend: 'rules' (offline, deterministic), 'openai' (any OpenAI-compatible server), or "
         "'auto' (openai when a model is configured, else rules).",
@@ -41,7 +41,7 @@ class Context:
     api_key: str | None = _d(None, "API key; defaults to OPENAI_API_KEY. Local servers accept any value.")
     executor_model: str | None = _d(None, "Model for the translate (executor) node; defaults to `model`.")
     temperature: float = _d(0.0, "Sampling temperature for both prompts.")
-    structured_output_method: str = _d(
+    structured_output_method: Literal["json_schema", "function_calling", "json_mode"] = _d(
         "json_schema",
         "How structured output is requested: json_schema, function_calling or json_mode.",
         choices=("json_schema", "function_calling", "json_mode"),
@@ -51,7 +51,7 @@ class Context:
     model_retry_backoff_s: float = _d(
         0.5, "First pause before retrying a model request, in seconds; doubles per retry (plus jitter)."
     )
-    vision: str = _d("off", "Send screenshots to the model: off, auto (when useful) or on.", choices=("off", "auto", "on"))
+    vision: Literal["off", "auto", "on"] = _d("off", "Send screenshots to the model: off, auto (when useful) or on.", choices=("off", "auto", "on"))
     prompts_dir: str | None = _d(None, "Directory with planner.md / executor.md overriding the bundled prompts.")
     price_per_1k_input: float = _d(0.0, "Cost in USD per 1000 input tokens (for cost totals and budget).")
     price_per_1k_output: float = _d(0.0, "Cost in USD per 1000 output tokens.")
@@ -64,6 +64,11 @@ class Context:
     max_auto_scrolls: int = _d(4, "Most automatic scrolls loop mitigation may use (paged scan).")
     max_tokens: int = _d(0, "Token budget for the run (0 = unlimited).")
     max_cost_usd: float = _d(0.0, "Cost budget for the run in USD (0 = unlimited).")
+    auto_done: bool = _d(
+        False,
+        "End action goals without asking the planner again once the verify stage is reached, the plan is "
+        "used up and the page shows no error (saves a model call; leave off for goals with several parts).",
+    )
     repeat_limit: int = _d(3, "Identical action+element+URL repeats before loop mitigation kicks in.")
     stagnation_limit: int = _d(4, "Steps with an unchanged page structure before loop mitigation kicks in.")
 
@@ -74,7 +79,7 @@ class Context:
     cdp_url: str | None = _d(None, "Attach to a running browser over CDP instead of launching one.")
     viewport_width: int = _d(1280, "Viewport width in CSS pixels.")
     viewport_height: int = _d(900, "Viewport height in CSS pixels.")
-    dialog_policy: str = _d(
+    dialog_policy: Literal["dismiss", "accept"] = _d(
         "dismiss",
         "Page dialogs: 'dismiss' (alerts acknowledged; confirm/prompt answered no) or 'accept'.",
         choices=("dismiss", "accept"),
@@ -94,7 +99,7 @@ class Context:
     # --- observation ------------------------------------------------------------------------------------
     max_elements: int = _d(120, "Most elements listed in one observation.")
     max_chars: int = _d(12000, "Most characters of one serialized observation.")
-    screenshot_mode: str = _d(
+    screenshot_mode: Literal["never", "on_demand", "every_step"] = _d(
         "never",
         "Screenshots: never, on_demand (screenshot action / vision), every_step.",
         choices=("never", "on_demand", "every_step"),
@@ -102,7 +107,7 @@ class Context:
     draw_badges: bool = _d(True, "Draw numbered Set-of-Mark badges on screenshots.")
 
     # --- human in the loop ------------------------------------------------------------------------------
-    confirm_policy: str = _d(
+    confirm_policy: Literal["ask", "auto", "deny"] = _d(
         "ask",
         "Risky actions: 'ask' (interrupt for approval), 'auto' (approve all), 'deny' (never run them).",
         choices=("ask", "auto", "deny"),

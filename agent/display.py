@@ -1,73 +1,332 @@
-"""Live progress for the CLI: one line per step (stage, step, action, target, status, URL, elapsed, tokens).
+"""Live progress for the CLI: stage, step, action, target, result, URL, elapsed time and tokens.
 
-Rich mode shows a spinner with the current node under the step lines; plain mode (logs, CI, --json) prints
-only the step lines, to stderr, so stdout stays clean for ``--json``.
+Two modes, both writing to stderr so stdout stays clean for ``--json``:
+
+- **rich** (an interactive terminal): a live status line (spinner, current node, stage, step, elapsed, tokens,
+  URL) above a table of the steps taken so far; it is paused while the agent asks a question and left on
+  screen, complete, when the run ends;
+- **plain** (``--plain``, ``--json``, stderr not a terminal, ``TERM=dumb``): one line per step and one for the
+  end, nothing redrawn, for logs and CI.
+
+The ``format_*`` functions are pure and shared by both modes.
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
+from collections.abc import Iterator
 from typing import Any, TextIO
+
+STATUS_MARKS = {"success": "ok", "failure": "FAIL", "denied": "DENIED", "answered": "answered"}
+STATUS_STYLES = {"success": "green", "failure": "red", "denied": "yellow", "answered": "cyan"}
+TERMINAL_STYLES = {
+    "goal_satisfied": "bold green",
+    "goal_failed": "bold red",
+    "loop_stuck": "bold yellow",
+    "budget_exhausted": "bold yellow",
+}
+#: Step rows shown while the run is live (the full table is drawn when it ends).
+LIVE_ROWS = 12
+
+
+def format_elapsed(seconds: float | None) -> str:
+    """'7.5s', '1m05s', '1h02m' (for status lines and step rows)."""
+    s = max(0.0, float(seconds or 0.0))
+    if s < 60:
+        return f"{s:.1f}s"
+    if s < 3600:
+        return f"{int(s // 60)}m{int(s % 60):02d}s"
+    return f"{int(s // 3600)}h{int(s % 3600 // 60):02d}m"
+
+
+def format_tokens(usage: dict[str, Any] | None) -> str:
+    """'1,234 tok' (plus cost when known), or '' when no model was used."""
+    usage = usage or {}
+    total = int(usage.get("total_tokens") or 0)
+    if not total:
+        return ""
+    cost = float(usage.get("cost_usd") or 0.0)
+    return f"{total:,} tok" + (f" ${cost:.4f}" if cost else "")
+
+
+def short_url(url: str | None, width: int = 60) -> str:
+    """The URL without its scheme, cut in the middle to ``width`` characters."""
+    text = str(url or "")
+    for scheme in ("https://", "http://"):
+        if text.startswith(scheme):
+            text = text[len(scheme) :]
+            break
+    if len(text) <= width:
+        return text
+    keep = max(4, width - 1)
+    return text[: keep // 2] + "…" + text[-(keep - keep // 2) :]
 
 
 def format_step(event: dict[str, Any]) -> str:
     """One progress line for a step event (pure, for tests and plain mode)."""
     status = event.get("status") or "-"
-    mark = {"success": "ok", "failure": "FAIL", "denied": "DENIED"}.get(status, status)
+    mark = STATUS_MARKS.get(status, status)
     target = f" {event['target']}" if event.get("target") else ""
     usage = event.get("usage") or {}
     tokens = f" tok={usage.get('total_tokens')}" if usage.get("total_tokens") else ""
     line = f"[{event.get('step', 0):>3}] {event.get('stage', '?'):<7} {event.get('action') or '?'}{target} -> {mark}"
-    if status == "failure" and event.get("message"):
+    if status in ("failure", "denied") and event.get("message"):
         line += f" ({str(event['message'])[:100]})"
     return f"{line}  {event.get('url', '')}{tokens}"
 
 
-class ProgressDisplay:
-    """Receives the graph's custom stream events and shows them."""
+def format_status(status: dict[str, Any], elapsed_s: float | None = None) -> str:
+    """The live status line: 'planner · stage locate · step 3 · 12.3s · 1,234 tok · 127.0.0.1/shop.html'."""
+    parts = [str(status.get("node") or "starting")]
+    if status.get("stage"):
+        parts.append(f"stage {status['stage']}")
+    parts.append(f"step {int(status.get('step') or 0)}")
+    parts.append(format_elapsed(elapsed_s if elapsed_s is not None else status.get("elapsed_s")))
+    tokens = format_tokens(status.get("usage"))
+    if tokens:
+        parts.append(tokens)
+    if status.get("url"):
+        parts.append(short_url(status["url"]))
+    return " · ".join(parts)
 
-    def __init__(self, stream: TextIO = sys.stderr, plain: bool = True):
+
+def format_end(terminal_type: str | None, reason: str | None, elapsed_s: float | None = None) -> str:
+    """'end: goal_satisfied/answer_found (7.5s)'."""
+    tail = f" ({format_elapsed(elapsed_s)})" if elapsed_s is not None else ""
+    return f"end: {terminal_type or '?'}/{reason or '-'}{tail}"
+
+
+def wants_plain(
+    *, plain: bool = False, as_json: bool = False, stream: TextIO | None = None, term: str | None = None
+) -> bool:
+    """Plain lines unless we are talking to a real terminal and nobody asked for plain output."""
+    stream = stream if stream is not None else sys.stderr
+    try:
+        tty = stream.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    return plain or as_json or not tty or (term or "").lower() == "dumb"
+
+
+class ProgressDisplay:
+    """Receives the graph's custom stream events (``{"event": "node" | "step", ...}``) and shows them."""
+
+    def __init__(self, stream: TextIO = sys.stderr, plain: bool = True, *, live_rows: int = LIVE_ROWS):
         self.stream = stream
         self.plain = plain
+        self.live_rows = live_rows
+        self.title = ""
+        self.rows: list[dict[str, Any]] = []
+        self.status: dict[str, Any] = {}
+        self.end: dict[str, Any] | None = None
         self._started = time.monotonic()
-        self._status = None
-        self._console = None
+        self._clock: tuple[float, float] | None = (
+            None  # (run elapsed_s, monotonic time) of the last node event
+        )
+        self._tag: str | None = None  # "approved" etc. for the next step row
+        self._console: Any = None
+        self._live: Any = None
+        self._spinner: Any = None
 
-    def start(self, title: str) -> None:
+    # --- lifecycle ----------------------------------------------------------------------------------
+
+    def start(self, title: str, *, run_id: str | None = None, run_dir: str | None = None) -> None:
+        self.title = title
         self._started = time.monotonic()
         if self.plain:
+            if run_id:
+                print(
+                    f"run {run_id}: {title[:100]}" + (f"  (records: {run_dir})" if run_dir else ""),
+                    file=self.stream,
+                    flush=True,
+                )
             return
         from rich.console import Console
+        from rich.live import Live
+        from rich.spinner import Spinner
 
-        self._console = Console(file=self.stream)
-        self._status = self._console.status(f"[bold]{title[:80]}[/bold]")
-        self._status.start()
+        self._console = Console(file=self.stream, highlight=False)
+        header = f"[bold]{_escape(title[:100])}[/bold]"
+        if run_id:
+            header += f"  [dim]run {run_id}[/dim]"
+        self._console.print(header)
+        self._spinner = Spinner("dots", text="starting", style="cyan")
+        self._live = Live(
+            self._renderable(),
+            console=self._console,
+            refresh_per_second=8,
+            transient=False,
+            vertical_overflow="visible",
+            get_renderable=self._renderable,
+            redirect_stdout=False,
+        )
+        self._live.start()
 
     def stop(self) -> None:
-        if self._status is not None:
-            self._status.stop()
-            self._status = None
+        if self._live is not None:
+            self._live.update(self._renderable(final=True), refresh=True)
+            self._live.stop()
+            self._live = None
 
-    def _elapsed(self) -> str:
-        return f"{time.monotonic() - self._started:5.1f}s"
+    @contextlib.contextmanager
+    def paused(self) -> Iterator[None]:
+        """Stop redrawing while a question is asked at the terminal, then go on below it."""
+        if self._live is None:
+            yield
+            return
+        self._live.update(self._renderable(), refresh=True)
+        self._live.stop()
+        try:
+            yield
+        finally:
+            from rich.live import Live
+
+            self._live = Live(
+                self._renderable(),
+                console=self._console,
+                refresh_per_second=8,
+                transient=False,
+                vertical_overflow="visible",
+                get_renderable=self._renderable,
+                redirect_stdout=False,
+            )
+            self._live.start()
+
+    # --- events -------------------------------------------------------------------------------------
+
+    def elapsed(self) -> float:
+        """Seconds the run has taken: this process's clock, or the run's own (across resumptions) if larger."""
+        own = time.monotonic() - self._started
+        if self._clock is not None:
+            base, at = self._clock
+            return max(own, base + time.monotonic() - at)
+        return own
 
     def on_event(self, event: dict[str, Any]) -> None:
         if not isinstance(event, dict):
             return
         kind = event.get("event")
-        if kind == "step":
-            line = f"{self._elapsed()} {format_step(event)}"
-            if self._console is not None:
-                style = "green" if event.get("status") == "success" else "red"
-                self._console.print(line, style=style, highlight=False, markup=False)
-            else:
-                print(line, file=self.stream, flush=True)
-        elif kind == "node" and self._status is not None:
-            self._status.update(
-                f"[bold]{event.get('node')}[/bold] stage={event.get('stage')} step={event.get('step')} "
-                f"{self._elapsed()}  {str(event.get('url', ''))[:60]}"
+        if kind == "node":
+            self._on_node(event)
+        elif kind == "step":
+            self._add_row({**event, "status": event.get("status") or "-", "tag": self._tag})
+            self._tag = None
+
+    def _on_node(self, event: dict[str, Any]) -> None:
+        if event.get("elapsed_s") is not None:
+            self._clock = (float(event["elapsed_s"]), time.monotonic())
+        self.status = {k: event.get(k) for k in ("node", "stage", "step", "url", "usage")}
+        node, note = event.get("node"), str(event.get("note") or "")
+        if node == "confirm":
+            if event.get("terminal_type"):
+                self._add_row(
+                    {
+                        "step": event.get("step"),
+                        "stage": event.get("stage"),
+                        "action": "confirm",
+                        "target": "",
+                        "status": "denied",
+                        "message": note,
+                        "url": event.get("url"),
+                    }
+                )
+            elif note:
+                self._tag = "auto-approved" if "confirm_policy=auto" in note else note.split(" ", 1)[0]
+        elif node == "ask_user" and not event.get("terminal_type"):
+            self._add_row(
+                {
+                    "step": event.get("step"),
+                    "stage": event.get("stage"),
+                    "action": "ask_user",
+                    "target": note.removeprefix("asked: ")[:60],
+                    "status": "answered",
+                    "url": event.get("url"),
+                }
             )
-        elif kind == "node" and event.get("terminal_type") and event.get("node") == "finalize":
-            print(f"{self._elapsed()} end: {event.get('terminal_type')}/{event.get('terminal_reason')}",
-                  file=self.stream, flush=True)
+        if node == "finalize" and event.get("terminal_type"):
+            self.end = {
+                "terminal_type": event.get("terminal_type"),
+                "terminal_reason": event.get("terminal_reason"),
+                "elapsed_s": event.get("elapsed_s"),
+            }
+            if self.plain:
+                print(
+                    f"{format_elapsed(self.elapsed()):>6} {format_end(self.end['terminal_type'], self.end['terminal_reason'])}",
+                    file=self.stream,
+                    flush=True,
+                )
+        elif self._spinner is not None:
+            self._spinner.update(text=format_status(self.status, self.elapsed()))
+
+    def _add_row(self, row: dict[str, Any]) -> None:
+        row = {**row, "elapsed": self.elapsed()}
+        self.rows.append(row)
+        if self.plain:
+            line = format_step(row)
+            if row.get("tag"):
+                line += f"  [{row['tag']}]"
+            print(f"{format_elapsed(row['elapsed']):>6} {line}", file=self.stream, flush=True)
+
+    # --- rich rendering -----------------------------------------------------------------------------
+
+    def _renderable(self, final: bool = False) -> Any:
+        from rich.console import Group
+        from rich.table import Table
+        from rich.text import Text
+
+        table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold dim", expand=False)
+        table.add_column("#", justify="right", no_wrap=True)
+        table.add_column("time", justify="right", no_wrap=True, style="dim")
+        table.add_column("stage", no_wrap=True)
+        table.add_column("action", no_wrap=True)
+        table.add_column("target", overflow="ellipsis", max_width=40, no_wrap=True)
+        table.add_column("result", no_wrap=True)
+        table.add_column("url", overflow="ellipsis", max_width=50, no_wrap=True, style="dim")
+        rows = self.rows if final else self.rows[-self.live_rows :]
+        hidden = len(self.rows) - len(rows)
+        for row in rows:
+            status = row.get("status") or "-"
+            result = Text(STATUS_MARKS.get(status, status), style=STATUS_STYLES.get(status, ""))
+            if row.get("tag"):
+                result.append(f" ({row['tag']})", style="dim")
+            if status in ("failure", "denied") and row.get("message"):
+                result.append(f" {str(row['message'])[:50]}", style="dim")
+            table.add_row(
+                str(row.get("step") or 0),
+                format_elapsed(row.get("elapsed")),
+                str(row.get("stage") or ""),
+                str(row.get("action") or "?"),
+                Text(str(row.get("target") or "")),
+                result,
+                short_url(row.get("url"), 50),
+            )
+        parts: list[Any] = []
+        if final:
+            if self.end:
+                style = TERMINAL_STYLES.get(str(self.end["terminal_type"]), "bold")
+                parts.append(
+                    Text(
+                        format_end(self.end["terminal_type"], self.end["terminal_reason"], self.elapsed()),
+                        style=style,
+                    )
+                )
+            else:
+                parts.append(
+                    Text(f"stopped · {format_status(self.status, self.elapsed())}", style="bold yellow")
+                )
+        elif self._spinner is not None:
+            self._spinner.update(text=format_status(self.status, self.elapsed()))
+            parts.append(self._spinner)
+        if hidden:
+            parts.append(Text(f"… {hidden} earlier step{'s' if hidden != 1 else ''}", style="dim"))
+        if self.rows:
+            parts.append(table)
+        return Group(*parts)
+
+
+def _escape(text: str) -> str:
+    from rich.markup import escape
+
+    return escape(text)

@@ -89,3 +89,28 @@ def action_signature(action: dict[str, Any] | None, url: str) -> str:
     if action.get("action") == "scroll":
         detail = f"{args.get('direction', 'down')}"
     return f"{action.get('action')}|{action.get('element_id')}|{url.split('#', 1)[0]}|{detail}"
+
+
+_ERROR_RE = re.compile(
+    r"\b(invalid|incorrect|wrong|error|failed|failure|denied|not (?:found|valid|allowed|recognized|recognised)|"
+    r"try again|unable to|could not|couldn't|is required|are required|expired|rejected)\b",
+    re.IGNORECASE,
+)
+
+
+def page_error(observation: dict[str, Any] | None) -> str | None:
+    """An error message the page is showing in response to the last action, if any.
+
+    Only elements that just appeared (``new``) or that announce themselves (role alert/status, dialogs) count,
+    so an error text that was on the page all along is not blamed on the agent.
+    """
+    if not observation:
+        return None
+    for element in observation.get("elements", []):
+        announced = element.get("role") in ("alert", "status", "alertdialog") or element.get("zone") == "dialog"
+        if not (element.get("new") or announced):
+            continue
+        text = (element.get("text") or element.get("name") or "").strip()
+        if text and len(text) <= 300 and _ERROR_RE.search(text):
+            return text
+    return None

@@ -2,6 +2,13 @@
 
 The trace is append-only and keyed by ``seq`` (the state's record counter): a node that re-runs after a
 resume writes the same seq again, and the recorder keeps the first copy, so no step is recorded twice.
+
+Besides the records proper, a run directory holds two small bookkeeping files:
+
+- ``status.json``: what the run is doing now (``running`` with the process id, ``paused`` at a question with
+  the question, ``stopped``, ``finished``); ``python -m agent runs`` and ``resume`` read it;
+- ``inflight.json``: the action ``execute`` is about to run (written, fsync'ed, before it acts), so a run
+  resumed after a crash knows an action may have happened even though its trace record is missing.
 """
 
 from __future__ import annotations
@@ -81,7 +88,9 @@ class RunRecorder:
 
     def write_result(self, result: dict[str, Any]) -> Path:
         tmp = self.result_path.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(result, indent=2, default=_json_default, ensure_ascii=False), encoding="utf-8")
+        tmp.write_text(
+            json.dumps(result, indent=2, default=_json_default, ensure_ascii=False), encoding="utf-8"
+        )
         tmp.replace(self.result_path)
         return self.result_path
 
@@ -123,29 +132,157 @@ def forget_recorder(run_id: str) -> None:
         _recorders.pop(run_id, None)
 
 
+STATUS_NAME = "status.json"
+INFLIGHT_NAME = "inflight.json"
+
+
+def _write_json_atomic(path: Path, data: dict[str, Any]) -> None:
+    tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
+    with tmp.open("w", encoding="utf-8") as fh:
+        fh.write(json.dumps(data, default=_json_default, ensure_ascii=False))
+        fh.flush()
+        os.fsync(fh.fileno())
+    tmp.replace(path)
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def write_status(run_dir: Path, status: str, **extra: Any) -> None:
+    """Record what the run is doing: running | paused | stopped | finished (never raises)."""
+    data = {"status": status, "pid": os.getpid(), "host": _host(), "updated_at": time.time(), **extra}
+    with contextlib.suppress(OSError):
+        _write_json_atomic(Path(run_dir) / STATUS_NAME, data)
+
+
+def read_status(run_dir: Path) -> dict[str, Any]:
+    return _read_json(Path(run_dir) / STATUS_NAME)
+
+
+def _host() -> str:
+    return os.uname().nodename if hasattr(os, "uname") else ""
+
+
+def pid_alive(pid: Any) -> bool:
+    """Whether process ``pid`` exists on this machine (a zombie counts as gone)."""
+    if not isinstance(pid, int) or pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    except OSError:
+        return False
+    stat = Path(f"/proc/{pid}/stat")
+    if stat.exists():
+        with contextlib.suppress(OSError, IndexError):
+            if stat.read_text().rsplit(")", 1)[1].split()[0] == "Z":
+                return False
+    return True
+
+
+def live_owner(run_dir: Path) -> int | None:
+    """The id of another live process that is driving this run right now, or None."""
+    status = read_status(run_dir)
+    pid = status.get("pid")
+    if status.get("status") not in ("running", "paused") or pid == os.getpid():
+        return None
+    if status.get("host") and status.get("host") != _host():
+        return None  # another machine's process: cannot tell, do not block
+    return pid if pid_alive(pid) else None
+
+
+def write_inflight(run_dir: Path, seq: int, action: dict[str, Any], risk: str | None) -> None:
+    """Note the action about to run (durably) before running it. Never raises."""
+    with contextlib.suppress(OSError):
+        _write_json_atomic(
+            Path(run_dir) / INFLIGHT_NAME,
+            {"seq": int(seq), "action": action, "risk": risk, "pid": os.getpid(), "ts": time.time()},
+        )
+
+
+def read_inflight(run_dir: Path) -> dict[str, Any]:
+    return _read_json(Path(run_dir) / INFLIGHT_NAME)
+
+
+def run_status(run_dir: Path) -> str:
+    """finished | running | paused | unfinished, from the files of a run directory."""
+    run_dir = Path(run_dir)
+    if (run_dir / "result.json").exists():
+        return "finished"
+    status = read_status(run_dir)
+    if status.get("status") == "paused":
+        return "paused"
+    if (
+        status.get("status") == "running"
+        and pid_alive(status.get("pid"))
+        and status.get("host", _host()) == _host()
+    ):
+        return "running"
+    return "unfinished"
+
+
+def _is_run_dir(path: Path) -> bool:
+    return path.is_dir() and any(
+        (path / name).exists()
+        for name in ("run.json", "context.json", "trace.jsonl", "result.json", STATUS_NAME)
+    )
+
+
 def list_runs(record_dir: Path, limit: int = 20) -> list[dict[str, Any]]:
-    """Recent runs (newest first) with their result, or 'unfinished' when no result was written."""
+    """Recent runs, newest first: their result when they ended, else ``status`` paused / running / unfinished.
+
+    Every entry has run_id, run_dir, goal, status (finished | paused | running | unfinished), terminal_type,
+    terminal_reason, steps and started_at; a paused run also has ``question`` (what it is waiting for).
+    """
     record_dir = Path(record_dir)
     if not record_dir.is_dir():
         return []
     runs = []
     for child in record_dir.iterdir():
-        if not child.is_dir():
+        if not _is_run_dir(child):
             continue
-        result_path = child / "result.json"
-        info: dict[str, Any] = {"run_id": child.name, "run_dir": str(child), "mtime": child.stat().st_mtime}
-        if result_path.exists():
-            try:
-                info.update(json.loads(result_path.read_text(encoding="utf-8")))
-            except (OSError, json.JSONDecodeError):
+        meta = _read_json(child / "run.json")
+        info: dict[str, Any] = {
+            "run_id": child.name,
+            "run_dir": str(child),
+            "goal": meta.get("goal"),
+            "terminal_type": None,
+            "terminal_reason": None,
+            "steps": None,
+            "started_at": meta.get("started_at"),
+        }
+        status = run_status(child)
+        if status == "finished":
+            result = _read_json(child / "result.json")
+            if result:
+                info.update(
+                    {
+                        k: v
+                        for k, v in result.items()
+                        if k != "started_at" and (v is not None or k not in info)
+                    }
+                )
+                info["started_at"] = info["started_at"] or result.get("started_at")
+            else:
                 info["terminal_type"] = "unreadable"
         else:
-            meta_path = child / "run.json"
-            if meta_path.exists():
-                with contextlib.suppress(OSError, json.JSONDecodeError):
-                    info.update(json.loads(meta_path.read_text(encoding="utf-8")))
-            info.setdefault("terminal_type", None)
-            info["status"] = "unfinished"
+            trace = read_trace(child / "trace.jsonl")
+            info["steps"] = max((int(r.get("step") or 0) for r in trace), default=0)
+            if trace:
+                info["url"] = trace[-1].get("url")
+            if status == "paused":
+                info["question"] = (read_status(child).get("interrupt") or {}).get("question")
+        info["status"] = status
+        if not info.get("started_at"):
+            info["started_at"] = child.stat().st_mtime
         runs.append(info)
-    runs.sort(key=lambda r: r["mtime"], reverse=True)
+    runs.sort(key=lambda r: (float(r.get("started_at") or 0), r["run_id"]), reverse=True)
     return runs[:limit]

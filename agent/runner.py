@@ -4,8 +4,24 @@ Used by the CLI (``run``, ``resume``, ``demo``) and usable from Python::
 
     result = await run_goal("log in as demo with password wayfinder", Context(start_url=...))
 
-Each run is checkpointed to ``<record_dir>/<run_id>/checkpoints.sqlite`` (thread id = run id), so a run
-that was interrupted, stopped or killed can be continued with :func:`resume_run`.
+Each run is checkpointed to ``<record_dir>/<run_id>/checkpoints.sqlite`` (thread id = run id, durability
+"sync": a step's checkpoint is on disk before the next step starts), so a run that was interrupted, stopped
+or killed can be continued with :func:`resume_run`, from this process or another one.
+
+What a resumed run gets back, and what it does not:
+
+- restored: the whole graph state (goal, stage, plan, history, counters, budgets, usage, the pending
+  question), the trace (records are keyed by ``seq``; a node that re-runs never writes a second record) and
+  the recorded result of an ``execute`` step that finished before the crash (it is reused, not re-run);
+- an approved risky action that was running when the process died is **not** run again: its outcome is
+  unknown, so it is recorded as a failed step and the agent looks at the page again (and asks again);
+- a new Chromium is started and the recorded URL of the active tab is reopened. Lost with the old browser:
+  cookies and session/local storage of the killed browser, other tabs, form values typed but not submitted,
+  scroll position and any in-page script state. A site that needed a login may need it again.
+
+``status.json`` in the run directory says whether a run is running (and in which process), paused at a
+question, or stopped; ``python -m agent runs`` reads it, and ``resume`` refuses a run another live process
+is still driving.
 """
 
 from __future__ import annotations
@@ -27,7 +43,7 @@ from agent.config import context_from_any
 from agent.context import Context
 from agent.graph import build_graph, recursion_limit_for
 from agent.nodes.finalize import result_object, write_report_safely
-from agent.records import new_run_id, recorder_for, valid_run_id
+from agent.records import live_owner, new_run_id, recorder_for, valid_run_id, write_status
 from agent.terminals import normalize
 
 EventHandler = Callable[[dict[str, Any]], None]
@@ -36,10 +52,17 @@ InterruptHandler = Callable[[dict[str, Any]], Awaitable[Any] | Any]
 
 #: Seconds the whole run may overrun ``max_seconds`` while the current node finishes its bounded work.
 GRACE_S = 30.0
+#: stop notes of a run that waits for a person's answer (status "paused").
+PAUSED_NO_ONE = "paused at an interrupt with no one to answer it"
+PAUSED_STOPPED = "stopped while waiting for an answer"
 
 
 class RunNotFoundError(LookupError):
     """``resume`` was asked for a run that has no records or checkpoint."""
+
+
+class RunBusyError(RuntimeError):
+    """``resume`` was asked for a run that another live process is still driving."""
 
 
 def _checkpoint_path(run_dir: Path) -> Path:
@@ -60,40 +83,94 @@ def load_saved_context(run_dir: Path, **overrides: Any) -> Context:
     return context_from_any(data)
 
 
+def interrupt_payload(item: Any) -> dict[str, Any]:
+    """The dict a node passed to ``interrupt()`` (from an Interrupt object or a raw value)."""
+    value = getattr(item, "value", item)
+    return value if isinstance(value, dict) else {"type": "unknown", "question": str(value)}
+
+
+async def _answer(on_interrupt: InterruptHandler, payload: dict[str, Any]) -> Any:
+    answer = on_interrupt(payload)
+    if asyncio.iscoroutine(answer) or isinstance(answer, Awaitable):
+        answer = await answer
+    return answer
+
+
+async def _restart_clock(graph: Any, config: dict[str, Any], paused_at: float) -> None:
+    """Time the run spent waiting (for a person's answer, or with no process driving it) is not run time:
+    ``max_seconds`` counts only the time the run was working."""
+    snapshot = await graph.aget_state(config)
+    values = snapshot.values or {}
+    if not snapshot.next or not values.get("started_at"):
+        return
+    spent = float(values.get("elapsed_before", 0.0)) + max(0.0, paused_at - float(values["started_at"]))
+    await graph.aupdate_state(config, {"elapsed_before": spent, "started_at": time.time()})
+
+
 async def _drive(
     graph: Any,
     first_input: Any,
     config: dict[str, Any],
     ctx: Context,
+    run_dir: Path,
     on_event: EventHandler | None,
     on_interrupt: InterruptHandler | None,
 ) -> str | None:
-    """Stream the graph, answering interrupts; returns a stop note when a person or the clock stopped it."""
+    """Stream the graph, answering interrupts; returns a stop note when a person stopped it.
+
+    The wall-clock guard (``max_seconds`` + grace; TimeoutError) covers the graph's work, not the time a
+    person takes to answer a question.
+    """
     next_input = first_input
+    budget, used = ctx.max_seconds + GRACE_S, 0.0
     while True:
         pending: list[Any] = []
-        async for part in graph.astream(
-            next_input, config, context=ctx, stream_mode=["updates", "custom"], version="v2", durability="sync"
-        ):
-            if part["type"] == "custom" and on_event is not None:
-                on_event(part["data"])
-            elif part["type"] == "updates" and isinstance(part["data"], dict) and "__interrupt__" in part["data"]:
-                pending.extend(part["data"]["__interrupt__"])
+        began = time.monotonic()
+        try:
+            async with asyncio.timeout(max(0.0, budget - used)):
+                async for part in graph.astream(
+                    next_input,
+                    config,
+                    context=ctx,
+                    stream_mode=["updates", "custom"],
+                    version="v2",
+                    durability="sync",
+                ):
+                    if part["type"] == "custom" and on_event is not None:
+                        on_event(part["data"])
+                    elif (
+                        part["type"] == "updates"
+                        and isinstance(part["data"], dict)
+                        and "__interrupt__" in part["data"]
+                    ):
+                        pending.extend(part["data"]["__interrupt__"])
+        finally:
+            used += time.monotonic() - began
         if not pending:
             return None
-        payload = getattr(pending[0], "value", pending[0])
+        payload = interrupt_payload(pending[0])
+        # The checkpoint already holds the question: from here the run can be resumed anywhere.
+        write_status(run_dir, "paused", interrupt=payload)
         if on_interrupt is None:
-            return "paused at an interrupt with no one to answer it"
-        answer = on_interrupt(payload)
-        if asyncio.iscoroutine(answer):
-            answer = await answer
+            return PAUSED_NO_ONE
+        paused_at = time.time()
+        answer = await _answer(on_interrupt, payload)
         if answer is None:
-            return "stopped at an interrupt"
+            return PAUSED_STOPPED
+        write_status(run_dir, "running")
+        await _restart_clock(graph, config, paused_at)
         next_input = Command(resume=answer)
 
 
-async def _finish(graph: Any, config: dict[str, Any], run_dir: Path, run_id: str, stop_note: str | None,
-                  forced: tuple[str, str, str] | None, ctx: Context) -> dict[str, Any]:
+async def _finish(
+    graph: Any,
+    config: dict[str, Any],
+    run_dir: Path,
+    run_id: str,
+    stop_note: str | None,
+    forced: tuple[str, str, str] | None,
+    ctx: Context,
+) -> dict[str, Any]:
     """Read the final state; when the graph could not end the run itself, record the terminal here."""
     snapshot = await graph.aget_state(config)
     values = dict(snapshot.values or {})
@@ -103,13 +180,23 @@ async def _finish(graph: Any, config: dict[str, Any], run_dir: Path, run_id: str
         terminal_type, reason, message = forced
         values.update(terminal_type=terminal_type, terminal_reason=reason, stop_reason=message)
     if values.get("terminal_type") and (forced is not None or not (run_dir / "result.json").exists()):
-        values["terminal_type"], values["terminal_reason"] = normalize(values["terminal_type"], values.get("terminal_reason"))
+        values["terminal_type"], values["terminal_reason"] = normalize(
+            values["terminal_type"], values.get("terminal_reason")
+        )
         recorder_for(run_id, run_dir).write_result(result_object(values))
-    result = result_object(values)
+    result = _saved_result(run_dir) if values.get("terminal_type") else None
+    result = result or result_object(values)
     if not values.get("terminal_type"):
         result["status"] = "paused" if snapshot.next else "unfinished"
         result["stop_reason"] = stop_note or "the run did not reach a terminal"
         result["pending"] = list(snapshot.next or ())
+        interrupts = [i for task in snapshot.tasks for i in (task.interrupts or ())]
+        if interrupts:
+            result["question"] = interrupt_payload(interrupts[0]).get("question")
+        if not interrupts:
+            write_status(run_dir, "stopped", note=result["stop_reason"])
+    else:
+        write_status(run_dir, "finished", terminal_type=values.get("terminal_type"))
     if forced is not None or not values.get("terminal_type"):
         write_report_safely(run_dir)  # finalize did not run, so the report is not written yet
     if not ctx.keep_browser_open:
@@ -127,6 +214,7 @@ async def _run_with_checkpointer(
     before: Callable[[Any, dict[str, Any]], Awaitable[None]] | None = None,
 ) -> dict[str, Any]:
     config = {"configurable": {"thread_id": run_id}, "recursion_limit": recursion_limit_for(ctx.max_steps)}
+    write_status(run_dir, "running")
     async with AsyncSqliteSaver.from_conn_string(str(_checkpoint_path(run_dir))) as saver:
         graph = build_graph(checkpointer=saver)
         if before is not None:
@@ -134,19 +222,28 @@ async def _run_with_checkpointer(
         forced: tuple[str, str, str] | None = None
         stop_note = None
         try:
-            stop_note = await asyncio.wait_for(
-                _drive(graph, first_input, config, ctx, on_event, on_interrupt), timeout=ctx.max_seconds + GRACE_S
-            )
+            stop_note = await _drive(graph, first_input, config, ctx, run_dir, on_event, on_interrupt)
         except TimeoutError:
             forced = ("budget_exhausted", "max_seconds", f"run exceeded {ctx.max_seconds:g}s")
         except GraphRecursionError:
             forced = ("budget_exhausted", "recursion_limit", "graph recursion limit reached")
         except BaseException:
-            # Ctrl-C or a cancelled task: leave the checkpoint for `resume`, but never leak the browser.
+            # Ctrl-C, SIGTERM or a cancelled task: the checkpoint stays for `resume`; never leak the browser.
+            write_status(run_dir, "stopped", note="stopped by a signal or cancellation")
             if not ctx.keep_browser_open:
-                await registry.close(run_id)
+                await asyncio.shield(registry.close(run_id))
             raise
         return await _finish(graph, config, run_dir, run_id, stop_note, forced, ctx)
+
+
+def prepare_run(ctx: Context | None = None) -> tuple[Context, Path]:
+    """Fix the run id (generated unless ``ctx.run_id`` is a valid one) and create the run directory."""
+    ctx = ctx or Context()
+    run_id = ctx.run_id if ctx.run_id and valid_run_id(ctx.run_id) else new_run_id()
+    ctx = replace(ctx, run_id=run_id)
+    run_dir = Path(ctx.record_dir) / run_id
+    run_dir.mkdir(parents=True, exist_ok=True)
+    return ctx, run_dir
 
 
 async def run_goal(
@@ -156,16 +253,41 @@ async def run_goal(
     start_url: str | None = None,
     on_event: EventHandler | None = None,
     on_interrupt: InterruptHandler | None = None,
+    session: Any = None,
 ) -> dict[str, Any]:
-    """Carry out ``goal`` and return the result object (the same as ``result.json``)."""
-    ctx = ctx or Context()
-    run_id = ctx.run_id if ctx.run_id and valid_run_id(ctx.run_id) else new_run_id()
-    ctx = replace(ctx, run_id=run_id)
-    run_dir = Path(ctx.record_dir) / run_id
-    run_dir.mkdir(parents=True, exist_ok=True)
+    """Carry out ``goal`` and return the result object (the same as ``result.json``).
+
+    ``on_interrupt`` answers confirm / ask_user questions (see :mod:`agent.nodes.confirm`); returning None
+    leaves the run paused (``status: "paused"``), to be continued with :func:`resume_run`. Without it, a run
+    whose context is interactive pauses at its first question.
+
+    Pass ``session`` (a started :class:`agent.browser.session.BrowserSession`) to run in a browser you own;
+    it is used as is and left open at the end.
+    """
+    ctx, run_dir = prepare_run(ctx)
+    run_id = str(ctx.run_id)
+    if (run_dir / "checkpoints.sqlite").exists() or (run_dir / "trace.jsonl").exists():
+        raise RunBusyError(
+            f"run {run_id} already exists under {ctx.record_dir}; use resume_run to continue it"
+        )
     _save_context(run_dir, ctx)
     first_input = {"goal": goal, "start_url": start_url or ctx.start_url}
+    if session is not None:
+        registry.adopt(run_id, session)
     return await _run_with_checkpointer(run_id, run_dir, ctx, first_input, on_event, on_interrupt)
+
+
+def check_resumable(run_id: str, record_dir: str = "runs") -> Path:
+    """The run directory of ``run_id`` if it can be resumed now; else RunNotFoundError / RunBusyError."""
+    if not valid_run_id(run_id):
+        raise RunNotFoundError(f"{run_id!r} is not a valid run id")
+    run_dir = Path(record_dir) / run_id
+    if not _checkpoint_path(run_dir).exists():
+        raise RunNotFoundError(f"no checkpoint for run {run_id} under {record_dir}")
+    owner = live_owner(run_dir)
+    if owner is not None:
+        raise RunBusyError(f"run {run_id} is still being driven by process {owner}; stop it first")
+    return run_dir
 
 
 async def resume_run(
@@ -176,43 +298,62 @@ async def resume_run(
     on_event: EventHandler | None = None,
     on_interrupt: InterruptHandler | None = None,
 ) -> dict[str, Any]:
-    """Continue a run from its last checkpoint (reopening the browser at the recorded URL)."""
-    if not valid_run_id(run_id):
-        raise RunNotFoundError(f"{run_id!r} is not a valid run id")
-    run_dir = Path(record_dir) / run_id
-    if not _checkpoint_path(run_dir).exists():
-        raise RunNotFoundError(f"no checkpoint for run {run_id} under {record_dir}")
+    """Continue a run from its last checkpoint (reopening the browser at the recorded URL).
+
+    A pending question is answered first through ``on_interrupt`` (None leaves the run paused). A finished
+    run is not run again: its result is returned. Raises :class:`RunNotFoundError` for an unknown run and
+    :class:`RunBusyError` when another live process is driving it.
+    """
+    run_dir = check_resumable(run_id, record_dir)
     ctx = load_saved_context(run_dir, record_dir=record_dir, run_id=run_id, **(overrides or {}))
 
     async def restart_clock(graph: Any, config: dict[str, Any]) -> None:
-        snapshot = await graph.aget_state(config)
-        values = snapshot.values or {}
-        if not snapshot.next:
-            return
-        if values.get("started_at"):
-            spent = float(values.get("elapsed_before", 0.0)) + max(0.0, _last_activity(run_dir) - values["started_at"])
-            await graph.aupdate_state(config, {"elapsed_before": spent, "started_at": time.time()})
+        await _restart_clock(graph, config, paused_at=_last_activity(run_dir))
 
     first_input: Any = None
+    config = {"configurable": {"thread_id": run_id}}
     async with AsyncSqliteSaver.from_conn_string(str(_checkpoint_path(run_dir))) as saver:
-        snapshot = await build_graph(checkpointer=saver).aget_state(
-            {"configurable": {"thread_id": run_id}}
-        )
-        if not snapshot.values:
-            raise RunNotFoundError(f"run {run_id} has no saved state")
-        interrupts = [i for task in snapshot.tasks for i in (task.interrupts or ())]
-        if interrupts:
-            payload = getattr(interrupts[0], "value", interrupts[0])
-            answer = on_interrupt(payload) if on_interrupt else None
-            if asyncio.iscoroutine(answer):
-                answer = await answer
-            if answer is None:
-                return {**result_object(dict(snapshot.values)), "status": "paused",
-                        "stop_reason": "paused at an interrupt with no one to answer it"}
-            first_input = Command(resume=answer)
-        elif not snapshot.next:
-            return result_object(dict(snapshot.values))
-    return await _run_with_checkpointer(run_id, run_dir, ctx, first_input, on_event, on_interrupt, restart_clock)
+        graph = build_graph(checkpointer=saver)
+        snapshot = await graph.aget_state(config)
+        if snapshot.values and not snapshot.next and snapshot.tasks and not snapshot.interrupts:
+            # The process died after a node finished but before the checkpoint that follows it: the node's
+            # output is saved as pending writes. Commit them (running nothing) so the run goes on from there.
+            async for _ in graph.astream(None, config, context=ctx, interrupt_before="*", durability="sync"):
+                pass
+            snapshot = await graph.aget_state(config)
+    if not snapshot.values:
+        raise RunNotFoundError(f"run {run_id} has no saved state")
+    values = {"run_id": run_id, "run_dir": str(run_dir), **dict(snapshot.values)}
+    interrupts = [i for task in snapshot.tasks for i in (task.interrupts or ())]
+    if interrupts:
+        payload = interrupt_payload(interrupts[0])
+        write_status(run_dir, "paused", interrupt=payload)
+        answer = await _answer(on_interrupt, payload) if on_interrupt else None
+        if answer is None:
+            return {
+                **result_object(values),
+                "status": "paused",
+                "question": payload.get("question"),
+                "pending": list(snapshot.next or ()),
+                "stop_reason": PAUSED_STOPPED if on_interrupt else PAUSED_NO_ONE,
+            }
+        first_input = Command(resume=answer)
+    elif not snapshot.next:
+        if values.get("terminal_type"):
+            write_status(run_dir, "finished", terminal_type=values.get("terminal_type"))
+        return _saved_result(run_dir) or result_object(values)
+    return await _run_with_checkpointer(
+        run_id, run_dir, ctx, first_input, on_event, on_interrupt, restart_clock
+    )
+
+
+def _saved_result(run_dir: Path) -> dict[str, Any] | None:
+    """result.json as written when the run ended (so ``--json`` prints exactly what is on disk)."""
+    try:
+        value = json.loads((run_dir / "result.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return value if isinstance(value, dict) and value.get("terminal_type") else None
 
 
 def _last_activity(run_dir: Path) -> float:

@@ -39,7 +39,11 @@ def _label(element: dict[str, Any]) -> str:
     parts = [element.get("name") or "", element.get("text") or "", element.get("value") or ""]
     attrs = element.get("attrs") or {}
     parts += [attrs.get("aria-label", ""), attrs.get("title", "")]
-    return " ".join(p for p in parts if p)[:300]
+    unique: list[str] = []
+    for part in parts:
+        if part and part.strip() and part.strip() not in unique:
+            unique.append(part.strip())
+    return " ".join(unique)[:300]
 
 
 def _goal_allows(goal: str, text: str) -> bool:

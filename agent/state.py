@@ -7,8 +7,20 @@ store it and a killed run can resume from it. The browser itself lives in a regi
 
 from __future__ import annotations
 
-import operator
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any
+
+from typing_extensions import TypedDict  # pydantic (Studio schemas) rejects typing.TypedDict before 3.12
+
+#: A history update holding only this item empties the history (a new run on a reused thread starts clean).
+HISTORY_RESET: dict[str, Any] = {"__reset__": True}
+
+
+def append_history(left: list[dict[str, Any]] | None, right: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    """Append-only step history, except for an explicit reset by the ``start`` node."""
+    right = list(right or [])
+    if right and right[0] == HISTORY_RESET:
+        return right[1:]
+    return [*(left or []), *right]
 
 
 class InputState(TypedDict, total=False):
@@ -81,7 +93,7 @@ class AgentState(TypedDict, total=False):
     hints: list[str]  # loop/error hints for the next planner call
 
     # --- history (append-only) ----------------------------------------------------------------------
-    history: Annotated[list[dict[str, Any]], operator.add]  # one item per executed (or refused) action
+    history: Annotated[list[dict[str, Any]], append_history]  # one item per executed (or refused) action
 
     # --- memory -------------------------------------------------------------------------------------
     visited_urls: list[str]

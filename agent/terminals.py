@@ -22,6 +22,7 @@ TERMINAL_REASONS: dict[str, str] = {
     "answer_not_found": GOAL_FAILED,  # the page was scanned and the answer is not there
     "answer_not_grounded": GOAL_FAILED,  # the claimed answer does not appear in anything observed
     "stage_not_advanced": GOAL_FAILED,  # completion claimed without evidence of progress
+    "action_rejected": GOAL_FAILED,  # the steps ran but the page answered with an error message
     "user_declined": GOAL_FAILED,  # a risky action was denied (by the user or the confirm policy)
     "user_input_required": GOAL_FAILED,  # the agent needed to ask the user and prompts are off
     "navigation_blocked": GOAL_FAILED,  # the start page or a required navigation was refused or unreachable

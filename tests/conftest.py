@@ -75,8 +75,8 @@ def browser_test_options(site_url: str, **overrides: object):
     from agent.browser.options import BrowserOptions
 
     values: dict = {
-        "action_timeout_s": 6.0,
-        "navigation_timeout_s": 8.0,
+        "action_timeout_s": 4.0,
+        "navigation_timeout_s": 6.0,
         "search_url_template": site_url + "/search.html?q={query}",
     }
     values.update(overrides)

@@ -262,6 +262,7 @@ class _Run:
     observation: Observation | None
     deadline: float
     mark: int
+    started: float = 0.0  # monotonic start of the action
     attempt_cap: float | None = None  # shorter Playwright timeouts for one attempt (see _element_action)
 
     def remaining(self, margin: float = 0.0) -> float:
@@ -358,7 +359,7 @@ async def execute_action(
         outcome = _fail("unknown", f"unknown action {name!r}")
     else:
         bound = _bound_for(name, session.options, args)
-        run = _Run(session, name, args, element_id, observation, started + bound, mark)
+        run = _Run(session, name, args, element_id, observation, started + bound, mark, started=started)
         try:
             outcome = await asyncio.wait_for(_guarded(handler, run), bound + _GRACE_S)
         except TimeoutError:
@@ -426,7 +427,7 @@ async def _guarded(handler: Callable[[_Run], Awaitable[_Outcome]], run: _Run) ->
 
 async def _settle(run: _Run, cap: float | None = None) -> None:
     cap = run.options.settle_timeout_s if cap is None else cap
-    await run.session.wait_for_settle(min(cap, run.remaining(0.2)))
+    await run.session.wait_for_settle(min(cap, run.remaining(0.2)), since=run.started)
 
 
 def _navigated(run: _Run) -> bool:
@@ -1092,7 +1093,7 @@ async def _do_screenshot(run: _Run) -> _Outcome:
         name = f"shot-{time.strftime('%Y%m%d-%H%M%S')}-{int(time.monotonic() * 1000) % 1000:03d}"
     if not name.lower().endswith((".png", ".jpg", ".jpeg")):
         name += ".png"
-    session.screenshots_dir.mkdir(parents=True, exist_ok=True)
+    await asyncio.to_thread(session.screenshots_dir.mkdir, parents=True, exist_ok=True)  # off the loop
     path = session.screenshots_dir / name
     await session.page.screenshot(
         path=str(path),

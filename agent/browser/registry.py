@@ -15,6 +15,8 @@ from agent.browser.options import BrowserOptions
 from agent.browser.session import BrowserSession
 
 _sessions: dict[str, tuple[BrowserSession, asyncio.AbstractEventLoop]] = {}
+#: Run ids whose session belongs to the caller (``adopt``): the registry forgets them but never closes them.
+_borrowed: set[str] = set()
 _locks: dict[tuple[str, int], asyncio.Lock] = {}
 
 
@@ -51,9 +53,21 @@ async def open(run_id: str, options: BrowserOptions, run_dir: Path) -> BrowserSe
         return session
 
 
+def adopt(run_id: str, session: BrowserSession) -> None:
+    """Use a session the caller owns for ``run_id`` (bring your own browser); ``close`` will only forget it."""
+    _sessions[run_id] = (session, asyncio.get_running_loop())
+    _borrowed.add(run_id)
+
+
 async def close(run_id: str) -> None:
-    """Close and forget the session of ``run_id`` (no-op when there is none). Never raises."""
+    """Close and forget the session of ``run_id`` (no-op when there is none). Never raises.
+
+    A session lent with :func:`adopt` is forgotten, not closed: its owner decides when it ends.
+    """
     entry = _sessions.pop(run_id, None)
+    if run_id in _borrowed:
+        _borrowed.discard(run_id)
+        return
     loop = _current_loop()
     if loop is not None:
         _locks.pop((run_id, id(loop)), None)

@@ -27,7 +27,7 @@ from agent.browser.options import BrowserOptions
 from agent.browser.urls import check_domain
 from agent.types import BrowserEvent, TabInfo
 
-#: Name of the binding the page's MutationObserver calls (throttled) when the DOM changes.
+#: Binding the page calls (throttled) when the DOM changes, and with "popup" when it is about to open a tab.
 DOM_BINDING = "__wayfinderDomChanged"
 
 #: Installed in every frame of every page: a cheap MutationObserver that reports "something changed" at once,
@@ -67,6 +67,14 @@ DOM_WATCH_SCRIPT = """
     setTimeout(release, 150);
   });
   observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+  // Say "a tab is about to open" (target=_blank link, window.open), so settling waits for the new tab.
+  const popup = () => { const notify = window.__wayfinderDomChanged; if (typeof notify === 'function') notify('popup').catch(() => {}); };
+  document.addEventListener('click', (event) => {
+    const a = event.target && event.target.closest && event.target.closest('a[href][target]');
+    if (a && !['', '_self', '_top', '_parent'].includes(a.target.toLowerCase())) popup();
+  }, true);
+  // A Proxy keeps window.open looking native to the page.
+  window.open = new Proxy(window.open, { apply(target, self, args) { popup(); return Reflect.apply(target, self, args); } });
 })();
 """
 
@@ -166,6 +174,8 @@ class BrowserSession:
         self._blocked: list[tuple[int, dict[str, str]]] = []
         self._guard_installed = False
         self._net_activity = 0.0  # monotonic time of the last request start/end (settling)
+        self._popup_expected = 0.0  # when a page last said it is opening a tab
+        self._page_opened = 0.0  # when the last new tab arrived
 
     # ---------------------------------------------------------------------------------------------- lifecycle
 
@@ -185,8 +195,9 @@ class BrowserSession:
     async def _start(self) -> None:
         from playwright.async_api import async_playwright
 
-        self.run_dir.mkdir(parents=True, exist_ok=True)
-        self._tmp = Path(tempfile.mkdtemp(prefix="wayfinder-browser-"))
+        # File-system work runs in a thread: no blocking calls on the event loop (`langgraph dev` forbids them).
+        await asyncio.to_thread(self.run_dir.mkdir, parents=True, exist_ok=True)
+        self._tmp = Path(await asyncio.to_thread(tempfile.mkdtemp, prefix="wayfinder-browser-"))
         self._pw = await async_playwright().start()
         opts = self.options
         if opts.cdp_url:
@@ -200,7 +211,7 @@ class BrowserSession:
             else:
                 self._context = await self._browser.new_context(**self._context_kwargs())
         else:
-            executable = resolve_executable(opts.executable)
+            executable = await asyncio.to_thread(resolve_executable, opts.executable)
             self._profile = self._tmp / "profile"
             home = self._tmp / "home"
             env = dict(os.environ)
@@ -212,7 +223,7 @@ class BrowserSession:
                 ("XDG_RUNTIME_DIR", "runtime"),
             ):
                 path = home / sub if sub else home
-                path.mkdir(parents=True, exist_ok=True, mode=0o700)
+                await asyncio.to_thread(path.mkdir, parents=True, exist_ok=True, mode=0o700)
                 env[key] = str(path)
             self._context = await self._pw.chromium.launch_persistent_context(
                 str(self._profile),
@@ -308,7 +319,10 @@ class BrowserSession:
         if not clean:
             self._kill_leftovers()
         if self._tmp is not None:
-            shutil.rmtree(self._tmp, ignore_errors=True)
+            try:
+                await asyncio.to_thread(shutil.rmtree, self._tmp, ignore_errors=True)
+            except RuntimeError:  # the loop's executor is already shut down (interpreter exit)
+                shutil.rmtree(self._tmp, ignore_errors=True)
         self._closed = True
 
     @staticmethod
@@ -404,6 +418,7 @@ class BrowserSession:
             return
         tab = self._register(page, emit=True)
         self._active = tab.id
+        self._page_opened = time.monotonic()
 
     def _on_close(self, tab: _Tab) -> None:
         if tab.id not in self._tabs:
@@ -631,6 +646,9 @@ class BrowserSession:
                 self._event_waiters.remove(waiter)
 
     def _on_dom_binding(self, source: dict[str, Any], *args: Any) -> None:
+        if args and args[0] == "popup":
+            self._popup_expected = time.monotonic()
+            return
         page = source.get("page")
         tab = self._by_page.get(id(page))
         if tab is None or tab.id != self._active or self._closing:
@@ -672,7 +690,8 @@ class BrowserSession:
             event["handled"] = _clip(f"error: {exc}".splitlines()[0], 200)
 
     def _reserve_download_path(self, suggested: str) -> Path:
-        self.downloads_dir.mkdir(parents=True, exist_ok=True)
+        if not self.downloads_dir.is_dir():
+            self.downloads_dir.mkdir(parents=True, exist_ok=True)
         name = safe_filename(suggested)
         stem, dot, ext = name.rpartition(".")
         if not dot:
@@ -694,6 +713,7 @@ class BrowserSession:
         suggested = ""
         try:
             suggested = download.suggested_filename
+            await asyncio.to_thread(self.downloads_dir.mkdir, parents=True, exist_ok=True)  # off the loop
             path = self._reserve_download_path(suggested)
             await download.save_as(path)
             self._emit(
@@ -808,17 +828,29 @@ class BrowserSession:
 
     # ---------------------------------------------------------------------------------------------- settling
 
-    async def wait_for_settle(self, timeout: float, *, quiet_ms: int = 200, idle_ms: int = 100) -> None:
+    async def wait_for_settle(
+        self, timeout: float, *, quiet_ms: int = 200, idle_ms: int = 100, since: float | None = None
+    ) -> None:
         """Let a navigation or XHR caused by an action land, bounded by ``timeout``; never raises.
 
         Done when the DOM is ready, no request is in flight and none started or ended for ``quiet_ms`` (or for
         ``idle_ms`` when the network stayed silent since the call: a click that only changed the DOM costs
         ~0.2 s). Cheaper than Playwright's networkidle, which always waits 500 ms. Downloads the action started
-        are waited for too, so their events land in the action's result.
+        are waited for too, so their events land in the action's result. ``since`` (monotonic) is when the
+        action began: a tab the page announced opening after it is waited for.
         """
         started = time.monotonic()
         deadline = started + max(0.0, timeout)
         await asyncio.sleep(min(0.05, max(0.0, timeout)))  # give a click's navigation time to start
+        current = self._tabs.get(self._active or "")
+        if current is not None and not current.crashed:
+            # A round trip to the page: binding calls it made before (e.g. "popup") have reached us after it.
+            await self._bounded(current.page.evaluate("0"), max(0.0, min(1.0, deadline - time.monotonic())))
+        if self._popup_expected > (since or started):  # the page is opening a tab: wait for it to arrive
+            # At most 3 s: a popup the popup blocker or the domain guard stops never arrives.
+            until = min(deadline, self._popup_expected + 3.0)
+            while self._page_opened < self._popup_expected and time.monotonic() < until:
+                await asyncio.sleep(0.03)
         tab = self._tabs.get(self._active or "")
         if tab is None or tab.crashed or not self.is_alive:
             return

@@ -358,7 +358,7 @@ async def take_screenshot(
         if element.get("id") in kept and element.get("in_viewport"):
             x, y, w, h = element.get("bbox") or [0, 0, 0, 0]
             items.append({"id": element["id"], "x": x, "y": y, "w": w, "h": h})
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    await asyncio.to_thread(Path(path).parent.mkdir, parents=True, exist_ok=True)  # off the event loop
     drawn = False
     try:
         if badges and items:

@@ -1,7 +1,8 @@
 """ask_user: a question for the person running the agent, allowed only on later stages.
 
-With interactive prompts on, the run pauses with ``interrupt()`` and the answer becomes a planner hint; with
-prompts off it stops at once with a ``stop_reason`` that says what was asked.
+With interactive prompts on, the run pauses with ``interrupt()`` and the answer (a string, or
+``{"answer": ...}``) becomes a planner hint; ``{"stop": True}`` as the answer, or prompts off, ends the run
+(``goal_failed/user_input_required``) with a ``stop_reason`` that says what was asked.
 """
 
 from __future__ import annotations
@@ -24,6 +25,11 @@ async def ask_user(state: AgentState, ctx: Context) -> dict[str, Any]:
                 "stop_reason": f"needs user input: {question}", "final_answer": None, "proposed_action": None,
                 "_note": "interactive prompts are off"}
     answer = interrupt({"type": "ask_user", "question": question, "url": state.get("url", "")})
+    if isinstance(answer, dict) and answer.get("stop"):
+        # the question was left unanswered on purpose (e.g. resumed with no one at a terminal)
+        return {"terminal_type": "goal_failed", "terminal_reason": "user_input_required",
+                "stop_reason": f"needs user input: {question}", "final_answer": None, "proposed_action": None,
+                "_note": str(answer.get("reason") or "the question was not answered")[:200]}
     text = str(answer if not isinstance(answer, dict) else answer.get("answer", "")).strip()
     item = {"step": int(state.get("steps", 0)), "plan_step": state.get("current_step"), "action": "ask_user",
             "element_id": None, "target": "", "args": {"question": question}, "status": "success",

@@ -7,6 +7,7 @@ writes one trace record per node step and streams a custom event for CLIs and em
 
 from __future__ import annotations
 
+import asyncio
 import time
 import traceback
 from collections.abc import Awaitable, Callable
@@ -24,7 +25,7 @@ from agent.state import AgentState
 NodeBody = Callable[[AgentState, Context], Awaitable[dict[str, Any]]]
 
 #: Keys a node body may return for the trace only; they never reach graph state.
-TRACE_ONLY = ("_note", "_screenshot", "_action", "_result")
+TRACE_ONLY = ("_note", "_screenshot", "_action", "_result", "_plan_step")
 
 
 def describe_element(observation: dict[str, Any] | None, element_id: int | None) -> str:
@@ -73,7 +74,7 @@ def graph_node(name: str) -> Callable[[NodeBody], Callable[..., Awaitable[dict[s
                     update = _crash_update(name, exc)
             elapsed_ms = int((time.perf_counter() - started) * 1000)
             trace_extra = {key: update.pop(key) for key in TRACE_ONLY if key in update}
-            _record(name, state, ctx, update, trace_extra, elapsed_ms)
+            await _record(name, state, ctx, update, trace_extra, elapsed_ms)
             return update
 
         node.__name__ = name
@@ -94,7 +95,7 @@ def _crash_update(name: str, exc: BaseException, kind: str = "node_error") -> di
     }
 
 
-def _record(
+async def _record(
     name: str,
     state: AgentState,
     ctx: Context,
@@ -116,7 +117,7 @@ def _record(
         "stage": merged.get("stage"),
         "step": merged.get("steps", 0),
         "url": merged.get("url", ""),
-        "plan_step": merged.get("current_step"),
+        "plan_step": extra.get("_plan_step", merged.get("current_step")),  # execute: the step it carried out
         "action": extra.get("_action"),
         "result": extra.get("_result"),
         "node_ms": elapsed_ms,
@@ -127,12 +128,17 @@ def _record(
         "usage": update.get("usage") or {},
     }
     if run_id and run_dir:
-        recorder_for(run_id, Path(run_dir)).append(record)  # type: ignore[arg-type]
+        # File I/O off the event loop: `langgraph dev` raises BlockingError on blocking calls in async nodes.
+        await asyncio.to_thread(_append_record, run_id, Path(run_dir), record)
     emit({"event": "node", **{k: record[k] for k in ("node", "seq", "stage", "step", "url", "plan_step", "node_ms")},
           "action": record["action"], "status": (record["result"] or {}).get("status"),
           "terminal_type": record["terminal_type"], "terminal_reason": record["terminal_reason"],
           "note": record["note"] if name != "observe" else "", "elapsed_s": _elapsed(merged),
           "usage": merged.get("usage") or {}})
+
+
+def _append_record(run_id: str, run_dir: Path, record: dict[str, Any]) -> None:
+    recorder_for(run_id, run_dir).append(record)  # type: ignore[arg-type]
 
 
 def _elapsed(state: dict[str, Any]) -> float:

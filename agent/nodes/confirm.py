@@ -19,7 +19,8 @@ from agent.state import AgentState
 def parse_decision(answer: Any) -> tuple[str, dict[str, Any] | None]:
     """('approved' | 'denied' | 'edited', edited action) from a resume value.
 
-    Accepts True/False, "y"/"yes"/"approve"/"n"/"no"/"deny", or {"decision": ..., "action": {...}}.
+    Accepts True/False, "y"/"yes"/"approve"/"n"/"no"/"deny", or {"decision": ..., "action": {...}} (a dict
+    may add "reason", the words the denial is recorded with, e.g. "because no one could be asked").
     Anything unclear is a denial: silence never authorizes a risky action.
     """
     if isinstance(answer, bool):
@@ -45,7 +46,8 @@ async def confirm(state: AgentState, ctx: Context) -> dict[str, Any]:
         return {"confirmation": "auto", "_note": "approved by confirm_policy=auto"}
     if ctx.confirm_policy == "deny" or not ctx.interactive:
         decision, edited = "denied", None
-        why = "confirm_policy=deny" if ctx.confirm_policy == "deny" else "no one to ask (interactive prompts are off)"
+        why = ("by confirm_policy=deny" if ctx.confirm_policy == "deny"
+               else "because there is no one to ask (interactive prompts are off)")
     else:
         target = describe_element(state.get("observation"), action.get("element_id"))
         answer = interrupt({
@@ -59,6 +61,8 @@ async def confirm(state: AgentState, ctx: Context) -> dict[str, Any]:
         })
         decision, edited = parse_decision(answer)
         why = "by the user"
+        if isinstance(answer, dict) and answer.get("reason"):
+            why = str(answer["reason"])[:200]  # e.g. a resumed run with no one to ask
     if decision == "approved":
         return {"confirmation": "approved", "_note": f"approved {why}"}
     if decision == "edited" and edited is not None:

@@ -5,7 +5,11 @@ and the plan queue: a successful step is completed; the rest of the queue is dro
 changed or the step failed, because queued steps were planned against a page that is gone.
 
 A run resumed after a crash never repeats a side effect: if the trace already holds this node's record, the
-recorded result is reused instead of acting again.
+recorded result is reused instead of acting again. Before acting, the action is noted durably in
+``inflight.json``; when a resumed run finds that note but no record, the process died while the action ran.
+A high-risk (confirmed) action is then not run a second time: its outcome is unknown, so the step is recorded
+as a failure, the agent observes the page again and any retry goes through ``confirm`` again. Other actions
+(typing, scrolling, plain clicks) are simply run again.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from typing import Any
 from agent.browser.actions import execute_action
 from agent.context import Context
 from agent.nodes.base import describe_element, graph_node
-from agent.records import recorder_for
+from agent.records import read_inflight, recorder_for, write_inflight
 from agent.runtime import ensure_session
 from agent.state import AgentState
 
@@ -40,6 +44,41 @@ def recorded_result(state: AgentState) -> dict[str, Any] | None:
     return None
 
 
+def interrupted_risky_action(state: AgentState) -> bool:
+    """True when this very high-risk step was started by a process that died before recording its result."""
+    run_dir = state.get("run_dir")
+    if not run_dir or state.get("action_risk") != "high":
+        return False
+    inflight = read_inflight(Path(run_dir))
+    return inflight.get("seq") == int(state.get("seq", 0)) + 1 and inflight.get("action") == _plain(
+        state.get("proposed_action") or {})
+
+
+def _plain(action: dict[str, Any]) -> dict[str, Any]:
+    return {"action": action.get("action"), "element_id": action.get("element_id"), "args": action.get("args") or {}}
+
+
+def unknown_outcome(action: dict[str, Any]) -> dict[str, Any]:
+    return {"action": action.get("action"), "args": action.get("args") or {}, "element_id": action.get("element_id"),
+            "status": "failure", "error_type": "unknown", "execution_time_ms": 0, "events": [],
+            "message": "the run stopped while this approved action was running; its outcome is unknown, so it "
+                       "was not repeated (look at the page before trying again)"}
+
+
+def refused_navigation(result: dict[str, Any], blocked: list[dict[str, str]]) -> dict[str, Any]:
+    """A click (or key press) whose page load the domain guard refused did not do what it was meant to: a
+    failure with ``navigation_blocked``, so the planner learns why instead of seeing a silent success.
+
+    Only when the tab went nowhere else (a page that did open may merely embed a refused frame)."""
+    stayed = result.get("url_after") in (result.get("url_before"), "about:blank")
+    if not blocked or result.get("status") != "success" or not stayed:
+        return result
+    refused = blocked[0]
+    return {**result, "status": "failure", "error_type": "navigation_blocked",
+            "message": f"{result.get('message', '')}; the page it tried to open was refused: blocked "
+                       f"{refused.get('url')}: {refused.get('reason')}".lstrip("; ")}
+
+
 def queue_after(state: AgentState, result: dict[str, Any], url_after: str, tab_changed: bool) -> dict[str, Any]:
     plan = list(state.get("plan") or [])
     completed = list(state.get("completed_steps") or [])
@@ -56,16 +95,24 @@ def queue_after(state: AgentState, result: dict[str, Any], url_after: str, tab_c
 async def execute(state: AgentState, ctx: Context) -> dict[str, Any]:
     action = state.get("proposed_action") or {}
     observation = state.get("observation") or {}
-    replayed = recorded_result(state)
+    replayed = await asyncio.to_thread(recorded_result, state)  # reads the trace: off the event loop
     if replayed is not None:
         result = replayed
         note = "result replayed from the trace (not executed twice after a resume)"
+    elif await asyncio.to_thread(interrupted_risky_action, state):
+        result = unknown_outcome(action)
+        note = "not repeated after a resume: the process stopped while this high-risk action was running"
     else:
         session = await ensure_session(state, ctx)
+        if state.get("run_dir"):
+            await asyncio.to_thread(write_inflight, Path(state["run_dir"]), int(state.get("seq", 0)) + 1,
+                                    _plain(action), state.get("action_risk"))  # file I/O off the event loop
+        mark = session.event_mark()
         try:
             result = await asyncio.wait_for(
                 execute_action(session, action, observation=observation), timeout=action_budget(ctx)
             )
+            result = refused_navigation(result, session.blocked_since(mark))
         except TimeoutError:
             result = {"action": action.get("action"), "args": action.get("args") or {},
                       "element_id": action.get("element_id"), "status": "failure", "error_type": "timeout",
@@ -98,6 +145,7 @@ async def execute(state: AgentState, ctx: Context) -> dict[str, Any]:
         **queue_after(state, result, url_after, tab_changed),
         "_action": action,
         "_result": result,
+        "_plan_step": state.get("current_step"),  # the record names the step done, not the next one
         "_note": note or f"{action.get('action')} {target}: {result['status']} {result.get('message', '')}".strip(),
     }
     attempts = dict(state.get("element_attempts") or {})

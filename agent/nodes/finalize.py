@@ -5,6 +5,7 @@ Every run passes through here, whatever ended it, so every run has a valid termi
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
 from typing import Any
@@ -56,6 +57,11 @@ def write_report_safely(run_dir: Path) -> None:
         return
 
 
+def _write_outputs(run_id: str, run_dir: Path, result: dict[str, Any]) -> None:
+    recorder_for(run_id, run_dir).write_result(result)
+    write_report_safely(run_dir)
+
+
 @graph_node("finalize")
 async def finalize(state: AgentState, ctx: Context) -> dict[str, Any]:
     terminal_type, reason = normalize(state.get("terminal_type"), state.get("terminal_reason"))
@@ -69,7 +75,7 @@ async def finalize(state: AgentState, ctx: Context) -> dict[str, Any]:
         await registry.close(run_id)
     merged = {**state, **update}
     if run_id and state.get("run_dir"):
-        recorder_for(run_id, Path(state["run_dir"])).write_result(result_object(merged))
-        write_report_safely(Path(state["run_dir"]))
+        # File I/O off the event loop: `langgraph dev` raises BlockingError on blocking calls in async nodes.
+        await asyncio.to_thread(_write_outputs, run_id, Path(state["run_dir"]), result_object(merged))
     update["_note"] = f"{terminal_type}/{reason}"
     return update

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from agent.context import Context
-from agent.evidence import answer_grounded, goal_hits, observation_text
+from agent.evidence import answer_grounded, goal_hits, observation_text, page_error
 from agent.nodes.base import elapsed_seconds, graph_node
 from agent.stages import promote, stage_index
 from agent.state import AgentState
@@ -64,6 +64,10 @@ def judge_claim(state: AgentState, claim: dict[str, Any]) -> dict[str, Any]:
     if history and history[-1].get("status") != "success":
         return {"terminal_type": "goal_failed", "terminal_reason": "stage_not_advanced", "final_answer": answer or None,
                 "stop_reason": f"completion claimed right after a failed step: {history[-1].get('message', '')}"}
+    error = page_error(state.get("observation"))
+    if error:
+        return {"terminal_type": "goal_failed", "terminal_reason": "action_rejected", "final_answer": answer or None,
+                "stop_reason": f"the page reports an error after the last step: {error}"}
     return {"terminal_type": "goal_satisfied", "terminal_reason": "action_verified",
             "final_answer": answer or "Done."}
 
@@ -101,6 +105,18 @@ def promoted_stage(state: AgentState) -> str:
     return stage
 
 
+def auto_done_ready(state: AgentState) -> bool:
+    """Late stage, action goal, nothing queued, last step a success: the run may end without the planner."""
+    history = state.get("history") or []
+    return (
+        state.get("stage") == "verify"
+        and state.get("goal_kind") == "action"
+        and not state.get("plan")
+        and bool(history)
+        and history[-1].get("status") == "success"
+    )
+
+
 @graph_node("goal_check")
 async def goal_check(state: AgentState, ctx: Context) -> dict[str, Any]:
     if state.get("terminal_type"):
@@ -118,4 +134,9 @@ async def goal_check(state: AgentState, ctx: Context) -> dict[str, Any]:
         reason, message = budget
         return {"terminal_type": "budget_exhausted", "terminal_reason": reason, "stop_reason": message}
     stage = promoted_stage(state)
-    return {"stage": stage, "_note": f"stage {stage}"} if stage != state.get("stage") else {}
+    update: dict[str, Any] = {"stage": stage, "_note": f"stage {stage}"} if stage != state.get("stage") else {}
+    if ctx.auto_done and auto_done_ready({**state, "stage": stage}):
+        # auto_done lives here, not in progress: it needs the observation taken after the last action
+        verdict = judge_claim(state, {"answer": "", "success": True, "source": "auto_done"})
+        update.update(verdict, stage=promote(stage, "verify"), _note=f"auto_done: {verdict['terminal_reason']}")
+    return update

@@ -73,6 +73,9 @@ async def observe(state: AgentState, ctx: Context) -> dict[str, Any]:
     """Observe the active tab; the observation's ``text`` is exactly what a model will see."""
     session = await ensure_session(state, ctx)
     events = session.drain_events()
+    # Tab titles are otherwise refreshed by load events that may still be queued: the tab list the model reads
+    # would name the previous page (bounded per tab; never raises).
+    await session.refresh_tabs()
     screenshot_rel = None
     screenshot_path = None
     if wants_screenshot(state, ctx):

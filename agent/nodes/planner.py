@@ -9,11 +9,11 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from agent import runtime
 from agent.context import Context
 from agent.llm.usage import add_usage
 from agent.nodes.base import elapsed_seconds, graph_node
 from agent.planning.base import PlanRequest
-from agent.runtime import backend_for
 from agent.stages import allowed_actions
 from agent.state import AgentState
 
@@ -74,7 +74,7 @@ async def planner(state: AgentState, ctx: Context) -> dict[str, Any]:
         return {"terminal_type": "budget_exhausted", "terminal_reason": "max_planner_calls",
                 "stop_reason": f"planner call budget of {ctx.max_planner_calls} used"}
     request = build_plan_request(state, ctx)
-    backend = backend_for(ctx)
+    backend = runtime.backend_for(ctx)
     try:
         result = await asyncio.wait_for(backend.plan(request), timeout=plan_timeout(ctx))
     except TimeoutError:
@@ -83,7 +83,7 @@ async def planner(state: AgentState, ctx: Context) -> dict[str, Any]:
     update["planner_output"] = dict(result.get("raw") or {k: v for k, v in result.items() if k != "usage"})
     if result.get("error"):
         update["pending_error"] = {"source": "planner", "kind": result.get("error_kind") or "model_error",
-                                   "message": result["error"]}
+                                   "message": result["error"], "retryable": result.get("error_retryable", True)}
         update["_note"] = f"planner error: {result['error']}"
         return update
     if result.get("task_complete"):

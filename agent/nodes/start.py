@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import json
 import time
 from pathlib import Path
@@ -13,16 +15,27 @@ from agent.goals import goal_kind, task_mode, validate_goal
 from agent.nodes.base import graph_node
 from agent.records import new_run_id, valid_run_id
 from agent.runtime import ensure_session
-from agent.state import AgentState
+from agent.state import HISTORY_RESET, AgentState
 
 
 def _thread_id() -> str | None:
+    """The LangGraph thread id; embedded as a subgraph, the thread id plus a tag of the parent's task.
+
+    One parent thread may run this graph several times (two nodes, a loop): each run needs its own id, or the
+    runs would share a record directory and the trace (which ``execute`` reads to avoid repeating an action
+    after a resume) of an earlier run. The parent's task namespace is stable across interrupts and resumes.
+    """
     try:
         from langgraph.config import get_config
 
-        return (get_config().get("configurable") or {}).get("thread_id")
+        configurable = get_config().get("configurable") or {}
     except Exception:  # noqa: BLE001 - outside a runnable context
         return None
+    thread_id = configurable.get("thread_id")
+    parent_ns = str(configurable.get("checkpoint_ns") or "").rpartition("|")[0]  # "" at the top level
+    if thread_id and parent_ns:
+        return f"{thread_id}.{hashlib.sha1(parent_ns.encode()).hexdigest()[:8]}"
+    return thread_id
 
 
 def initial_counters() -> dict[str, Any]:
@@ -59,9 +72,27 @@ def initial_counters() -> dict[str, Any]:
         "terminal_type": None,
         "terminal_reason": None,
         "stop_reason": None,
+        "history": [HISTORY_RESET],
         "url": "about:blank",
         "title": "",
     }
+
+
+def _write_run_meta(run_dir: Path, meta: dict[str, Any]) -> None:
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / "run.json").write_text(json.dumps(meta, indent=2), encoding="utf-8")
+
+
+async def apply_domain_policy(session: Any, ctx: Context) -> None:
+    """Enforce this run's navigation policy in the browser too, also in a session the run did not open
+    (``run_goal(session=...)``): its blocked domains are added, and its allowed list, when set, replaces the
+    session's. Without this, only ``navigate`` actions would be checked and a click on a link could still
+    reach a blocked site."""
+    options = session.options
+    blocked = sorted({*options.blocked_domains, *ctx.blocked_domains})
+    allowed = list(ctx.allowed_domains) or list(options.allowed_domains)
+    if blocked != sorted(options.blocked_domains) or allowed != list(options.allowed_domains):
+        await session.set_domain_policy(allowed, blocked)
 
 
 @graph_node("start")
@@ -71,7 +102,6 @@ async def start(state: AgentState, ctx: Context) -> dict[str, Any]:
     if not valid_run_id(run_id):
         run_id = new_run_id()
     run_dir = Path(ctx.record_dir) / run_id
-    run_dir.mkdir(parents=True, exist_ok=True)
     goal = state.get("goal")
     update: dict[str, Any] = {
         **initial_counters(),
@@ -82,12 +112,10 @@ async def start(state: AgentState, ctx: Context) -> dict[str, Any]:
     }
     problem = validate_goal(goal)
     start_url = state.get("start_url") or ctx.start_url
-    (run_dir / "run.json").write_text(
-        json.dumps({"run_id": run_id, "goal": goal if isinstance(goal, str) else repr(goal), "start_url": start_url,
-                    "planner": "openai" if ctx.uses_model else "rules", "model": ctx.model,
-                    "started_at": update["started_at"]}, indent=2),
-        encoding="utf-8",
-    )
+    meta = {"run_id": run_id, "goal": goal if isinstance(goal, str) else repr(goal), "start_url": start_url,
+            "planner": "openai" if ctx.uses_model else "rules", "model": ctx.model, "started_at": update["started_at"]}
+    # File I/O off the event loop: `langgraph dev` raises BlockingError on blocking calls in async nodes.
+    await asyncio.to_thread(_write_run_meta, run_dir, meta)
     if problem:
         update.update(goal=str(goal or ""), terminal_type="goal_failed", terminal_reason="invalid_goal",
                       stop_reason=f"invalid goal: {problem}", goal_kind="action", task_mode="browse")
@@ -97,6 +125,7 @@ async def start(state: AgentState, ctx: Context) -> dict[str, Any]:
     state_for_session = {**state, **update}
     try:
         session = await ensure_session(state_for_session, ctx)
+        await apply_domain_policy(session, ctx)
     except BrowserNotFoundError as exc:
         update.update(terminal_type="goal_failed", terminal_reason="browser_error", stop_reason=str(exc))
         return update

@@ -10,11 +10,11 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from agent import runtime
 from agent.context import Context
 from agent.nodes.base import describe_element, graph_node
 from agent.nodes.planner import plan_timeout, usage_update
 from agent.planning.base import TranslateRequest
-from agent.runtime import backend_for
 from agent.stages import allowed_actions
 from agent.state import AgentState
 from agent.types import ALL_ACTIONS, ELEMENT_ACTIONS
@@ -80,13 +80,13 @@ async def translate(state: AgentState, ctx: Context) -> dict[str, Any]:
         "history": (state.get("history") or [])[-10:],
     }
     try:
-        result = await asyncio.wait_for(backend_for(ctx).translate(request), timeout=plan_timeout(ctx))
+        result = await asyncio.wait_for(runtime.backend_for(ctx).translate(request), timeout=plan_timeout(ctx))
     except TimeoutError:
         result = {"error": f"translator did not answer within {plan_timeout(ctx):.0f}s", "error_kind": "timeout"}
     update: dict[str, Any] = {"current_step": step, **usage_update(state, "translate", result.get("usage"))}
     if result.get("error"):
         update["pending_error"] = {"source": "translate", "kind": result.get("error_kind") or "model_error",
-                                   "message": result["error"]}
+                                   "message": result["error"], "retryable": result.get("error_retryable", True)}
         update["_note"] = f"translate error: {result['error']}"
         return update
     action = result.get("action")
@@ -104,6 +104,10 @@ async def translate(state: AgentState, ctx: Context) -> dict[str, Any]:
             _note=f"not grounded ({item['error_type']}): {item['message']}",
         )
         return update
+    if (isinstance(action, dict) and action.get("action") == "ask_user" and not ctx.interactive
+            and "ask_user" in allowed_actions(state.get("stage"), interactive=True)):
+        # A question with no one to ask: the ask_user node ends the run and its stop_reason says what was asked.
+        allowed = [*allowed, "ask_user"]
     problem = validate_action(action, observation, allowed)
     if problem:
         update["pending_error"] = {"source": "translate", "kind": "invalid_action", "message": problem}

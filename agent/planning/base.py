@@ -74,6 +74,7 @@ class PlanResult(TypedDict, total=False):
     usage: Usage
     error: str  # set when the backend failed (model error, invalid reply after re-ask)
     error_kind: str  # model_error | invalid_reply | timeout
+    error_retryable: bool  # False when asking again cannot help (401/403/404/400): the run ends at once
 
 
 class TranslateRequest(TypedDict, total=False):
@@ -96,6 +97,7 @@ class TranslateResult(TypedDict, total=False):
     usage: Usage
     error: str
     error_kind: str
+    error_retryable: bool
 
 
 class Backend(Protocol):

@@ -45,6 +45,7 @@ from agent.llm.validation import (
 )
 from agent.planning.base import PlanRequest, PlanResult, TranslateRequest, TranslateResult, Usage
 from agent.prompts import system_prompt
+from agent.stages import allowed_actions
 from agent.types import Action, Observation
 
 METHODS = ("json_schema", "function_calling", "json_mode")
@@ -61,6 +62,8 @@ class _Reply:
     error: str = ""
     error_kind: str = ""
     reply_text: str = ""
+    #: False when the server refused the request itself (401, 403, 404, 400 ...): asking again cannot help.
+    retryable: bool = True
 
 
 def _reply_text(raw: Any) -> str:
@@ -212,6 +215,7 @@ class OpenAIBackend:
                 usage=reply.usage,
                 error=reply.error,
                 error_kind=reply.error_kind,
+                error_retryable=reply.retryable,
             )
         return plan_result(reply.value, reply.usage)
 
@@ -229,7 +233,7 @@ class OpenAIBackend:
             messages,
             schema_name=EXECUTOR_SCHEMA["title"],
             normalize=normalize_executor,
-            check=partial(executor_errors, observation=obs, allowed_actions=request.get("allowed_actions")),
+            check=partial(executor_errors, observation=obs, allowed_actions=self._accepted_actions(request)),
         )
         if reply.value is None:
             return TranslateResult(
@@ -242,8 +246,21 @@ class OpenAIBackend:
                 usage=reply.usage,
                 error=reply.error,
                 error_kind=reply.error_kind,
+                error_retryable=reply.retryable,
             )
         return translate_result(reply.value, reply.usage)
+
+    def _accepted_actions(self, request: TranslateRequest) -> list[str] | None:
+        """The actions an executor reply may use: the allowed ones, plus ``ask_user`` when prompts are off and
+        the stage would allow a question. The prompt never offers it then, but a model that asks anyway needs
+        input no one can give: the graph ends the run with its question (``user_input_required``) instead of
+        re-asking and failing as a model error."""
+        allowed = request.get("allowed_actions")
+        if not allowed or "ask_user" in allowed or self.context.interactive:
+            return allowed
+        if "ask_user" in allowed_actions(request.get("stage"), interactive=True):
+            return [*allowed, "ask_user"]
+        return allowed
 
     # --- the question, its validation and the one re-ask -------------------------------------------------
 
@@ -279,7 +296,14 @@ class OpenAIBackend:
             try:
                 result = await self._invoke(runnable, asked)
             except ModelCallError as exc:
-                return _Reply(usage=usage, error=exc.message, error_kind=exc.kind, reply_text=text)
+                refused = exc.status is not None and not exc.retryable
+                return _Reply(
+                    usage=usage,
+                    error=exc.message,
+                    error_kind=exc.kind,
+                    reply_text=text,
+                    retryable=not refused,
+                )
             raw = result.get("raw")
             usage = add_usage(usage, usage_from_metadata(getattr(raw, "usage_metadata", None), **prices))
             text = _reply_text(raw)
@@ -306,6 +330,17 @@ class OpenAIBackend:
 # ---------------------------------------------------------------------------------------------------------
 
 
+def failure_reason(said: Any) -> str:
+    """The terminal reason of a planner that gave up: ``answer_not_found`` for the ways models say "not found"
+    (``not_found``, ``Not found``, ``answer-not-found`` ...), else what it said (the graph keeps only the
+    reasons it knows; anything else becomes ``insufficient_knowledge``)."""
+    text = str(said or "").strip()
+    key = "_".join(text.lower().replace("-", " ").split())
+    if key in ("not_found", "answer_not_found", "notfound", "no_answer", "information_not_found"):
+        return "answer_not_found"
+    return key or "insufficient_knowledge"
+
+
 def plan_result(out: dict[str, Any], usage: Usage) -> PlanResult:
     """A validated planner reply as a :class:`PlanResult` (seed fields kept verbatim in ``raw``)."""
     complete = bool(out["taskComplete"])
@@ -320,7 +355,7 @@ def plan_result(out: dict[str, Any], usage: Usage) -> PlanResult:
         usage=usage,
     )
     if not success:
-        result["failure_reason"] = out.get("failureReason") or "insufficient_knowledge"
+        result["failure_reason"] = failure_reason(out.get("failureReason"))
     return result
 
 

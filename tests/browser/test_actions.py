@@ -228,21 +228,25 @@ async def test_action_bound_holds_when_the_page_freezes(session, site) -> None:
     elapsed = time.monotonic() - started
     assert elapsed < 0.8 + _GRACE_S + 0.5, result
     assert result["status"] == "failure" and result["error_type"] == "timeout"
-    await session.page.wait_for_function("document.querySelector('#result').textContent !== ''", timeout=5000)
+    await asyncio.wait_for(session.page.evaluate("1"), 10)  # the page answers again once the report is done
 
 
 # --------------------------------------------------------------------------------------------- select_option
 
 
-@pytest.mark.parametrize(
-    ("option", "value"),
-    [("Canada", "ca"), ("ca", "ca"), ("united kingdom", "gb"), ("Germny", "de"), ("Ukr", "ua")],
-)
-async def test_select_option(session, site, option: str, value: str) -> None:
+async def test_select_option_by_label_value_case_prefix_and_typo(session, site) -> None:
     await open_page(session, site + "/select.html")
-    result = await act(session, "select_option", (await find(session, "Country"))["id"], option=option)
-    assert result["status"] == "success", result
-    assert await session.page.input_value("#country") == value
+    country = (await find(session, "Country"))["id"]
+    for option, value in [
+        ("Canada", "ca"),
+        ("gb", "gb"),
+        ("united states", "us"),
+        ("Germny", "de"),
+        ("Ukr", "ua"),
+    ]:
+        result = await act(session, "select_option", country, option=option)
+        assert result["status"] == "success", result
+        assert await session.page.input_value("#country") == value, option
 
 
 async def test_select_option_ambiguous_disabled_unknown(session, site) -> None:
@@ -355,13 +359,16 @@ async def test_navigate_normalizes_and_reports(session, site) -> None:
     assert result["status"] == "success" and "HTTP 404" in result["message"]
 
 
-@pytest.mark.parametrize(
-    "url",
-    ["javascript:alert(1)", "data:text/html,<h1>x</h1>", "file:///etc/passwd", "chrome://settings", "blob:x"],
-)
-async def test_navigate_refuses_schemes(session, url: str) -> None:
-    result = await act(session, "navigate", url=url)
-    assert result["status"] == "failure" and result["error_type"] == "navigation_blocked"
+async def test_navigate_refuses_schemes(session) -> None:
+    for url in (
+        "javascript:alert(1)",
+        "data:text/html,<h1>x</h1>",
+        "file:///etc/passwd",
+        "chrome://settings",
+        "blob:x",
+    ):
+        result = await act(session, "navigate", url=url)
+        assert result["status"] == "failure" and result["error_type"] == "navigation_blocked", url
     assert session.page.url == "about:blank"
 
 

@@ -73,7 +73,7 @@ async def test_window_open_popup_becomes_active_and_switch_back(session, site) -
     first = session.active_tab_id
     button = await find(session, "Open help popup")
     result = await act(session, "click", button["id"])
-    assert result["status"] == "success"
+    assert result["status"] == "success", result
     assert any(e["type"] == "tab_opened" and e["url"].endswith("/popup.html") for e in result["events"])
     assert await session.page.inner_text("h1") == "Help center"
     popup = session.active_tab_id

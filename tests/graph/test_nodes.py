@@ -248,3 +248,13 @@ def test_routing_and_limits():
     graph = build_graph()
     assert {"observe", "loop_mitigation", "goal_check", "planner", "translate", "safety", "confirm", "execute",
             "progress", "ask_user", "error_retry"} <= set(graph.get_graph().nodes)
+
+
+async def test_auto_done_ends_a_verified_action_goal_only_when_enabled(tmp_path):
+    done = [{"status": "success", "action": "click", "target": 'button "Sign in"', "args": {}}]
+    state = base_state(tmp_path, stage="verify", history=done, plan=[])
+    assert not (await goal_check(state, rt())).get("terminal_type")
+    update = await goal_check(state, rt(auto_done=True))
+    assert (update["terminal_type"], update["terminal_reason"]) == ("goal_satisfied", "action_verified")
+    queued = base_state(tmp_path, stage="verify", history=done, plan=['Click "Next"'])
+    assert not (await goal_check(queued, rt(auto_done=True))).get("terminal_type")

@@ -189,6 +189,12 @@ def analyze(question: str) -> Query:
     ):
         return Query("message", q)
     if re.search(
+        r"\b(?:title|headline|heading|name)\s+of\s+(?:the\s+|this\s+)?(?:article|post|story|blog(?:\s+post)?|"
+        r"news(?:\s+item)?|piece|essay|recipe|video|report)\b(?!\s+\S)",
+        low,
+    ):
+        return Query("heading", q)  # 'the article' alone: its main heading; 'post 57' names an item instead
+    if re.search(
         r"\btitle\s+of\s+(?:the\s+|this\s+)?(?:page|tab|site|document|website)\b|^(?:what\s+is\s+)?(?:the\s+)?"
         r"(?:page|tab)\s+title$",
         low,

@@ -1,0 +1,71 @@
+"""A fixture site whose buttons report their clicks to the server, so tests can count side effects.
+
+``ClickSite`` serves ``tests/durability/pages/`` on 127.0.0.1 with one dynamic route:
+``/api/click?name=N`` (GET or POST) increments counter ``N`` and answers ``{"name": N, "count": n}``.
+The counts live in the test process: ``site.count("buy")`` is the number of times the page really clicked.
+Run ``python -m tests.durability.clicks`` to serve it by hand (it prints the URL).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import Counter
+from http.server import SimpleHTTPRequestHandler
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+from agent.util.static_server import StaticServer
+
+PAGES = Path(__file__).parent / "pages"
+
+
+class ClickSite:
+    def __init__(self) -> None:
+        self.clicks: Counter[str] = Counter()
+        self._lock = threading.Lock()
+        self._server = StaticServer(PAGES, routes={"/api/click": self._click})
+
+    def _click(self, handler: SimpleHTTPRequestHandler) -> tuple[int, dict[str, str], bytes]:
+        name = (parse_qs(urlsplit(handler.path).query).get("name") or ["?"])[-1]
+        with self._lock:
+            self.clicks[name] += 1
+            count = self.clicks[name]
+        return 200, {"Content-Type": "application/json"}, json.dumps({"name": name, "count": count}).encode()
+
+    def count(self, name: str) -> int:
+        with self._lock:
+            return self.clicks[name]
+
+    @property
+    def base_url(self) -> str:
+        return self._server.base_url
+
+    def url(self, page: str) -> str:
+        return f"{self.base_url}/{page}"
+
+    def start(self) -> ClickSite:
+        self._server.start()
+        return self
+
+    def stop(self) -> None:
+        self._server.stop()
+
+    def __enter__(self) -> ClickSite:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+if __name__ == "__main__":  # pragma: no cover - manual use
+    import time
+
+    with ClickSite() as site:
+        print(site.base_url, flush=True)
+        try:
+            while True:
+                time.sleep(5)
+                print(dict(site.clicks), flush=True)
+        except KeyboardInterrupt:
+            pass
