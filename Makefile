@@ -30,7 +30,8 @@ demo: setup
 	$(PY) -m agent demo
 
 bench: setup
-	$(PY) -m agent.bench
+	$(PY) -m pip install --quiet --no-deps 'miniwob==1.1.0'
+	$(PY) -m benchmarks
 
 clean:
 	rm -rf $(VENV) runs .pytest_cache .ruff_cache .hypothesis

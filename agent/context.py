@@ -51,8 +51,12 @@ class Context:
     model_retry_backoff_s: float = _d(
         0.5, "First pause before retrying a model request, in seconds; doubles per retry (plus jitter)."
     )
-    vision: Literal["off", "auto", "on"] = _d("off", "Send screenshots to the model: off, auto (when useful) or on.", choices=("off", "auto", "on"))
-    prompts_dir: str | None = _d(None, "Directory with planner.md / executor.md overriding the bundled prompts.")
+    vision: Literal["off", "auto", "on"] = _d(
+        "off", "Send screenshots to the model: off, auto (when useful) or on.", choices=("off", "auto", "on")
+    )
+    prompts_dir: str | None = _d(
+        None, "Directory with planner.md / executor.md overriding the bundled prompts."
+    )
     price_per_1k_input: float = _d(0.0, "Cost in USD per 1000 input tokens (for cost totals and budget).")
     price_per_1k_output: float = _d(0.0, "Cost in USD per 1000 output tokens.")
 
@@ -75,7 +79,9 @@ class Context:
     # --- browser ----------------------------------------------------------------------------------------
     start_url: str | None = _d(None, "Page to open before the first step.")
     headless: bool = _d(True, "Run Chromium without a window.")
-    browser_executable: str | None = _d(None, "Chromium/Chrome executable to launch (else found automatically).")
+    browser_executable: str | None = _d(
+        None, "Chromium/Chrome executable to launch (else found automatically)."
+    )
     cdp_url: str | None = _d(None, "Attach to a running browser over CDP instead of launching one.")
     viewport_width: int = _d(1280, "Viewport width in CSS pixels.")
     viewport_height: int = _d(900, "Viewport height in CSS pixels.")
@@ -91,7 +97,8 @@ class Context:
         "Search engine used when the page has no search box; {query} is URL-encoded.",
     )
     keep_browser_open: bool = _d(
-        False, "Leave the browser open when the run ends (embedding apps and tests close it via the registry)."
+        False,
+        "Leave the browser open when the run ends (embedding apps and tests close it via the registry).",
     )
     allowed_domains: list[str] = _d([], "If set, navigation is limited to these domains (and subdomains).")
     blocked_domains: list[str] = _d([], "Domains navigation may never reach.")

@@ -34,8 +34,25 @@ def observation_text(observation: dict[str, Any] | None) -> str:
     if not observation:
         return ""
     return " ".join(
-        [observation.get("title", ""), observation.get("url", ""), observation.get("page_text", ""), observation.get("text", "")]
+        [
+            observation.get("title", ""),
+            observation.get("url", ""),
+            observation.get("page_text", ""),
+            observation.get("text", ""),
+        ]
     )
+
+
+def _squash(text: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+def echoes_goal(answer: str, goal: str) -> bool:
+    """True when the 'answer' is just (part of) the goal's own words, which a page may well display."""
+    a, g = _squash(answer), _squash(goal)
+    if not a or len(a) < 8:
+        return False
+    return g in a or (a in g and len(a) >= 0.6 * len(g))  # most of the goal, not a phrase it mentions
 
 
 def answer_grounded(answer: str, texts: list[str]) -> bool:
@@ -57,7 +74,9 @@ def answer_grounded(answer: str, texts: list[str]) -> bool:
     return found >= max(1, len(words) // 2)
 
 
-def progress_score(goal: str, observation: dict[str, Any] | None, history: list[dict[str, Any]]) -> tuple[float, list[str]]:
+def progress_score(
+    goal: str, observation: dict[str, Any] | None, history: list[dict[str, Any]]
+) -> tuple[float, list[str]]:
     """A 0..1 score and the evidence behind it: URL/title/page hits of goal words, successful actions."""
     evidence: list[str] = []
     words = keywords(goal)
@@ -85,7 +104,14 @@ def action_signature(action: dict[str, Any] | None, url: str) -> str:
     if not action:
         return ""
     args = action.get("args") or {}
-    detail = args.get("text") or args.get("query") or args.get("url") or args.get("option") or args.get("key") or ""
+    detail = (
+        args.get("text")
+        or args.get("query")
+        or args.get("url")
+        or args.get("option")
+        or args.get("key")
+        or ""
+    )
     if action.get("action") == "scroll":
         detail = f"{args.get('direction', 'down')}"
     return f"{action.get('action')}|{action.get('element_id')}|{url.split('#', 1)[0]}|{detail}"
@@ -107,7 +133,9 @@ def page_error(observation: dict[str, Any] | None) -> str | None:
     if not observation:
         return None
     for element in observation.get("elements", []):
-        announced = element.get("role") in ("alert", "status", "alertdialog") or element.get("zone") == "dialog"
+        announced = (
+            element.get("role") in ("alert", "status", "alertdialog") or element.get("zone") == "dialog"
+        )
         if not (element.get("new") or announced):
             continue
         text = (element.get("text") or element.get("name") or "").strip()

@@ -18,7 +18,10 @@ _QUESTION_ANYWHERE = re.compile(
     r"find out|answer)\b|\?\s*$",
     re.IGNORECASE,
 )
-_LIST_WORDS = re.compile(r"\b(list|all the|all of the|every|each|names of|titles of|top \d+|\d+ (?:items|results))\b", re.IGNORECASE)
+_LIST_WORDS = re.compile(
+    r"\b(list|all the|all of the|every|each|names of|titles of|top \d+|\d+ (?:items|results))\b",
+    re.IGNORECASE,
+)
 _DOWNLOAD = re.compile(r"\b(download|save the (?:file|pdf|invoice|report)|export)\b", re.IGNORECASE)
 _FIND = re.compile(r"^\s*(find|locate|look for|look up)\b", re.IGNORECASE)
 

@@ -120,7 +120,9 @@ def build_graph(*, checkpointer: Any = None, name: str = "wayfinder", **compile_
     Pass a checkpointer (e.g. ``SqliteSaver``) for confirm/ask_user interrupts and resumable runs; a parent
     graph's checkpointer also serves a child compiled without one.
     """
-    builder = StateGraph(AgentState, context_schema=Context, input_schema=InputState, output_schema=OutputState)
+    builder = StateGraph(
+        AgentState, context_schema=Context, input_schema=InputState, output_schema=OutputState
+    )
     nodes = {
         "start": start,
         "observe": observe,
@@ -143,9 +145,13 @@ def build_graph(*, checkpointer: Any = None, name: str = "wayfinder", **compile_
     builder.add_conditional_edges("observe", after_observe, ["loop_mitigation", "finalize"])
     builder.add_conditional_edges("loop_mitigation", after_loop_mitigation, ["goal_check", "finalize"])
     builder.add_conditional_edges("goal_check", after_goal_check, ["planner", "translate", "finalize"])
-    builder.add_conditional_edges("planner", after_planner, ["translate", "goal_check", "error_retry", "finalize"])
     builder.add_conditional_edges(
-        "translate", after_translate, ["safety", "ask_user", "goal_check", "progress", "error_retry", "finalize"]
+        "planner", after_planner, ["translate", "goal_check", "error_retry", "finalize"]
+    )
+    builder.add_conditional_edges(
+        "translate",
+        after_translate,
+        ["safety", "ask_user", "goal_check", "progress", "error_retry", "finalize"],
     )
     builder.add_conditional_edges("safety", after_safety, ["confirm", "execute", "progress", "finalize"])
     builder.add_conditional_edges("confirm", after_confirm, ["execute", "finalize"])

@@ -23,7 +23,9 @@ _RISKY_WORDS = (
 )
 _RISKY_RE = re.compile(rf"\b(?:{_RISKY_WORDS})\b", re.IGNORECASE)
 #: Words that look risky but are routine (adding to a cart is not buying; a search form's "send" is not a message).
-_BENIGN_RE = re.compile(r"\b(add to (?:cart|basket|bag)|search|sign in|log in|login|next|continue)\b", re.IGNORECASE)
+_BENIGN_RE = re.compile(
+    r"\b(add to (?:cart|basket|bag)|search|sign in|log in|login|next|continue)\b", re.IGNORECASE
+)
 
 
 def _element(observation: dict[str, Any] | None, element_id: int | None) -> dict[str, Any] | None:
@@ -65,20 +67,24 @@ def analyze_action(
     reasons: list[str] = []
 
     if name == "navigate":
-        check = check_navigation(str(args.get("url", "")), allowed_domains=allowed_domains, blocked_domains=blocked_domains)
+        check = check_navigation(
+            str(args.get("url", "")), allowed_domains=allowed_domains, blocked_domains=blocked_domains
+        )
         if not check.ok:
             return {"risk": "blocked", "reasons": [check.reason]}
     element = _element(observation, action.get("element_id"))
     if element is not None:
         label = _label(element)
         if name == "click" and _RISKY_RE.search(label) and not _BENIGN_RE.search(label):
-            reasons.append(f"clicking {element.get('role') or element.get('tag')} \"{label[:60]}\" may have side effects")
+            reasons.append(
+                f'clicking {element.get("role") or element.get("tag")} "{label[:60]}" may have side effects'
+            )
         if name == "type":
             text = str(args.get("text", ""))
             if element.get("input_type") == "password" and not _goal_allows(goal, text):
                 reasons.append("typing a password the goal did not provide")
             if args.get("submit") and _RISKY_RE.search(label):
-                reasons.append(f"submitting \"{label[:60]}\" may have side effects")
+                reasons.append(f'submitting "{label[:60]}" may have side effects')
         if name == "select_option" and _RISKY_RE.search(str(args.get("option", ""))):
-            reasons.append(f"selecting \"{args.get('option')}\" may have side effects")
+            reasons.append(f'selecting "{args.get("option")}" may have side effects')
     return {"risk": "high" if reasons else "low", "reasons": reasons}

@@ -15,7 +15,9 @@ from typing_extensions import TypedDict  # pydantic (Studio schemas) rejects typ
 HISTORY_RESET: dict[str, Any] = {"__reset__": True}
 
 
-def append_history(left: list[dict[str, Any]] | None, right: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+def append_history(
+    left: list[dict[str, Any]] | None, right: list[dict[str, Any]] | None
+) -> list[dict[str, Any]]:
     """Append-only step history, except for an explicit reset by the ``start`` node."""
     right = list(right or [])
     if right and right[0] == HISTORY_RESET:

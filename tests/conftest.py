@@ -56,7 +56,9 @@ async def pw_browser() -> AsyncIterator[object]:
 
     executable = resolve_executable()
     async with async_playwright() as pw:
-        browser = await pw.chromium.launch(headless=True, executable_path=executable, args=list(CHROMIUM_FLAGS))
+        browser = await pw.chromium.launch(
+            headless=True, executable_path=executable, args=list(CHROMIUM_FLAGS)
+        )
         yield browser
         await browser.close()
 

@@ -19,22 +19,49 @@ from agent.state import AgentState
 @graph_node("ask_user")
 async def ask_user(state: AgentState, ctx: Context) -> dict[str, Any]:
     action = state.get("proposed_action") or {}
-    question = str((action.get("args") or {}).get("question") or "The agent needs more information to continue.")
+    question = str(
+        (action.get("args") or {}).get("question") or "The agent needs more information to continue."
+    )
     if not ctx.interactive:
-        return {"terminal_type": "goal_failed", "terminal_reason": "user_input_required",
-                "stop_reason": f"needs user input: {question}", "final_answer": None, "proposed_action": None,
-                "_note": "interactive prompts are off"}
+        return {
+            "terminal_type": "goal_failed",
+            "terminal_reason": "user_input_required",
+            "stop_reason": f"needs user input: {question}",
+            "final_answer": None,
+            "proposed_action": None,
+            "_note": "interactive prompts are off",
+        }
     answer = interrupt({"type": "ask_user", "question": question, "url": state.get("url", "")})
     if isinstance(answer, dict) and answer.get("stop"):
         # the question was left unanswered on purpose (e.g. resumed with no one at a terminal)
-        return {"terminal_type": "goal_failed", "terminal_reason": "user_input_required",
-                "stop_reason": f"needs user input: {question}", "final_answer": None, "proposed_action": None,
-                "_note": str(answer.get("reason") or "the question was not answered")[:200]}
+        return {
+            "terminal_type": "goal_failed",
+            "terminal_reason": "user_input_required",
+            "stop_reason": f"needs user input: {question}",
+            "final_answer": None,
+            "proposed_action": None,
+            "_note": str(answer.get("reason") or "the question was not answered")[:200],
+        }
     text = str(answer if not isinstance(answer, dict) else answer.get("answer", "")).strip()
-    item = {"step": int(state.get("steps", 0)), "plan_step": state.get("current_step"), "action": "ask_user",
-            "element_id": None, "target": "", "args": {"question": question}, "status": "success",
-            "error_type": "none", "message": f"user answered: {text}" if text else "user gave no answer",
-            "url": state.get("url", "")}
-    return {"history": [item], "plan": [], "current_step": None, "proposed_action": None,
-            "hints": [*(state.get("hints") or []), f"The user answered {question!r}: {text or '(no answer)'}"][-6:],
-            "_note": f"asked: {question}"}
+    item = {
+        "step": int(state.get("steps", 0)),
+        "plan_step": state.get("current_step"),
+        "action": "ask_user",
+        "element_id": None,
+        "target": "",
+        "args": {"question": question},
+        "status": "success",
+        "error_type": "none",
+        "message": f"user answered: {text}" if text else "user gave no answer",
+        "url": state.get("url", ""),
+    }
+    return {
+        "history": [item],
+        "plan": [],
+        "current_step": None,
+        "proposed_action": None,
+        "hints": [*(state.get("hints") or []), f"The user answered {question!r}: {text or '(no answer)'}"][
+            -6:
+        ],
+        "_note": f"asked: {question}",
+    }

@@ -115,7 +115,7 @@ async def _record(
         "ts": time.time(),
         "node": name,
         "stage": merged.get("stage"),
-        "step": merged.get("steps", 0),
+        "step": step_of(name, merged),
         "url": merged.get("url", ""),
         "plan_step": extra.get("_plan_step", merged.get("current_step")),  # execute: the step it carried out
         "action": extra.get("_action"),
@@ -130,15 +130,33 @@ async def _record(
     if run_id and run_dir:
         # File I/O off the event loop: `langgraph dev` raises BlockingError on blocking calls in async nodes.
         await asyncio.to_thread(_append_record, run_id, Path(run_dir), record)
-    emit({"event": "node", **{k: record[k] for k in ("node", "seq", "stage", "step", "url", "plan_step", "node_ms")},
-          "action": record["action"], "status": (record["result"] or {}).get("status"),
-          "terminal_type": record["terminal_type"], "terminal_reason": record["terminal_reason"],
-          "note": record["note"] if name != "observe" else "", "elapsed_s": _elapsed(merged),
-          "usage": merged.get("usage") or {}})
+    emit(
+        {
+            "event": "node",
+            **{k: record[k] for k in ("node", "seq", "stage", "step", "url", "plan_step", "node_ms")},
+            "action": record["action"],
+            "status": (record["result"] or {}).get("status"),
+            "terminal_type": record["terminal_type"],
+            "terminal_reason": record["terminal_reason"],
+            "note": record["note"] if name != "observe" else "",
+            "elapsed_s": _elapsed(merged),
+            "usage": merged.get("usage") or {},
+        }
+    )
 
 
 def _append_record(run_id: str, run_dir: Path, record: dict[str, Any]) -> None:
     recorder_for(run_id, run_dir).append(record)  # type: ignore[arg-type]
+
+
+#: Nodes that run after a step's action; every other node (observe ... confirm) prepares the next step.
+_AFTER_ACTION = ("start", "execute", "progress", "finalize")
+
+
+def step_of(name: str, state: dict[str, Any]) -> int:
+    """The step a node's record belongs to, so a report groups observe..progress of one action together."""
+    steps = int(state.get("steps", 0))
+    return steps if name in _AFTER_ACTION or state.get("terminal_type") else steps + 1
 
 
 def _elapsed(state: dict[str, Any]) -> float:

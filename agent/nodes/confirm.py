@@ -46,19 +46,24 @@ async def confirm(state: AgentState, ctx: Context) -> dict[str, Any]:
         return {"confirmation": "auto", "_note": "approved by confirm_policy=auto"}
     if ctx.confirm_policy == "deny" or not ctx.interactive:
         decision, edited = "denied", None
-        why = ("by confirm_policy=deny" if ctx.confirm_policy == "deny"
-               else "because there is no one to ask (interactive prompts are off)")
+        why = (
+            "by confirm_policy=deny"
+            if ctx.confirm_policy == "deny"
+            else "because there is no one to ask (interactive prompts are off)"
+        )
     else:
         target = describe_element(state.get("observation"), action.get("element_id"))
-        answer = interrupt({
-            "type": "confirm",
-            "question": f"Allow {action.get('action')} {target}? ({'; '.join(reasons)})",
-            "action": action,
-            "target": target,
-            "reasons": reasons,
-            "url": state.get("url", ""),
-            "choices": ["approve", "deny", "edit"],
-        })
+        answer = interrupt(
+            {
+                "type": "confirm",
+                "question": f"Allow {action.get('action')} {target}? ({'; '.join(reasons)})",
+                "action": action,
+                "target": target,
+                "reasons": reasons,
+                "url": state.get("url", ""),
+                "choices": ["approve", "deny", "edit"],
+            }
+        )
         decision, edited = parse_decision(answer)
         why = "by the user"
         if isinstance(answer, dict) and answer.get("reason"):
@@ -66,20 +71,41 @@ async def confirm(state: AgentState, ctx: Context) -> dict[str, Any]:
     if decision == "approved":
         return {"confirmation": "approved", "_note": f"approved {why}"}
     if decision == "edited" and edited is not None:
-        merged = {"action": edited.get("action", action.get("action")), "element_id": edited.get("element_id", action.get("element_id")),
-                  "args": dict(edited.get("args") or action.get("args") or {}), "reasoning": "edited by the user"}
+        merged = {
+            "action": edited.get("action", action.get("action")),
+            "element_id": edited.get("element_id", action.get("element_id")),
+            "args": dict(edited.get("args") or action.get("args") or {}),
+            "reasoning": "edited by the user",
+        }
         from agent.nodes.translate import validate_action
         from agent.stages import allowed_actions
 
         problem = validate_action(merged, state.get("observation") or {}, allowed_actions(state.get("stage")))
         if problem is None:
-            return {"confirmation": "edited", "proposed_action": merged, "_action": merged, "_note": "edited by the user"}
+            return {
+                "confirmation": "edited",
+                "proposed_action": merged,
+                "_action": merged,
+                "_note": "edited by the user",
+            }
         decision, why = "denied", f"(the edited action is invalid: {problem})"
     item = {
-        "step": int(state.get("steps", 0)), "plan_step": state.get("current_step"), "action": action.get("action"),
-        "element_id": action.get("element_id"), "target": describe_element(state.get("observation"), action.get("element_id")),
-        "args": action.get("args") or {}, "status": "denied", "error_type": "none",
-        "message": f"risky action denied {why}", "url": state.get("url", ""),
+        "step": int(state.get("steps", 0)),
+        "plan_step": state.get("current_step"),
+        "action": action.get("action"),
+        "element_id": action.get("element_id"),
+        "target": describe_element(state.get("observation"), action.get("element_id")),
+        "args": action.get("args") or {},
+        "status": "denied",
+        "error_type": "none",
+        "message": f"risky action denied {why}",
+        "url": state.get("url", ""),
     }
-    return {"confirmation": "denied", "history": [item], "terminal_type": "goal_failed", "terminal_reason": "user_declined",
-            "stop_reason": f"{action.get('action')} {item['target']} was denied {why}", "_note": f"denied {why}"}
+    return {
+        "confirmation": "denied",
+        "history": [item],
+        "terminal_type": "goal_failed",
+        "terminal_reason": "user_declined",
+        "stop_reason": f"{action.get('action')} {item['target']} was denied {why}",
+        "_note": f"denied {why}",
+    }

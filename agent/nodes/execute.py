@@ -51,18 +51,30 @@ def interrupted_risky_action(state: AgentState) -> bool:
         return False
     inflight = read_inflight(Path(run_dir))
     return inflight.get("seq") == int(state.get("seq", 0)) + 1 and inflight.get("action") == _plain(
-        state.get("proposed_action") or {})
+        state.get("proposed_action") or {}
+    )
 
 
 def _plain(action: dict[str, Any]) -> dict[str, Any]:
-    return {"action": action.get("action"), "element_id": action.get("element_id"), "args": action.get("args") or {}}
+    return {
+        "action": action.get("action"),
+        "element_id": action.get("element_id"),
+        "args": action.get("args") or {},
+    }
 
 
 def unknown_outcome(action: dict[str, Any]) -> dict[str, Any]:
-    return {"action": action.get("action"), "args": action.get("args") or {}, "element_id": action.get("element_id"),
-            "status": "failure", "error_type": "unknown", "execution_time_ms": 0, "events": [],
-            "message": "the run stopped while this approved action was running; its outcome is unknown, so it "
-                       "was not repeated (look at the page before trying again)"}
+    return {
+        "action": action.get("action"),
+        "args": action.get("args") or {},
+        "element_id": action.get("element_id"),
+        "status": "failure",
+        "error_type": "unknown",
+        "execution_time_ms": 0,
+        "events": [],
+        "message": "the run stopped while this approved action was running; its outcome is unknown, so it "
+        "was not repeated (look at the page before trying again)",
+    }
 
 
 def refused_navigation(result: dict[str, Any], blocked: list[dict[str, str]]) -> dict[str, Any]:
@@ -74,12 +86,18 @@ def refused_navigation(result: dict[str, Any], blocked: list[dict[str, str]]) ->
     if not blocked or result.get("status") != "success" or not stayed:
         return result
     refused = blocked[0]
-    return {**result, "status": "failure", "error_type": "navigation_blocked",
-            "message": f"{result.get('message', '')}; the page it tried to open was refused: blocked "
-                       f"{refused.get('url')}: {refused.get('reason')}".lstrip("; ")}
+    return {
+        **result,
+        "status": "failure",
+        "error_type": "navigation_blocked",
+        "message": f"{result.get('message', '')}; the page it tried to open was refused: blocked "
+        f"{refused.get('url')}: {refused.get('reason')}".lstrip("; "),
+    }
 
 
-def queue_after(state: AgentState, result: dict[str, Any], url_after: str, tab_changed: bool) -> dict[str, Any]:
+def queue_after(
+    state: AgentState, result: dict[str, Any], url_after: str, tab_changed: bool
+) -> dict[str, Any]:
     plan = list(state.get("plan") or [])
     completed = list(state.get("completed_steps") or [])
     step = plan.pop(0) if plan else state.get("current_step")
@@ -105,8 +123,13 @@ async def execute(state: AgentState, ctx: Context) -> dict[str, Any]:
     else:
         session = await ensure_session(state, ctx)
         if state.get("run_dir"):
-            await asyncio.to_thread(write_inflight, Path(state["run_dir"]), int(state.get("seq", 0)) + 1,
-                                    _plain(action), state.get("action_risk"))  # file I/O off the event loop
+            await asyncio.to_thread(
+                write_inflight,
+                Path(state["run_dir"]),
+                int(state.get("seq", 0)) + 1,
+                _plain(action),
+                state.get("action_risk"),
+            )  # file I/O off the event loop
         mark = session.event_mark()
         try:
             result = await asyncio.wait_for(
@@ -114,14 +137,23 @@ async def execute(state: AgentState, ctx: Context) -> dict[str, Any]:
             )
             result = refused_navigation(result, session.blocked_since(mark))
         except TimeoutError:
-            result = {"action": action.get("action"), "args": action.get("args") or {},
-                      "element_id": action.get("element_id"), "status": "failure", "error_type": "timeout",
-                      "message": f"action did not finish within {action_budget(ctx):.0f}s", "execution_time_ms":
-                      int(action_budget(ctx) * 1000), "events": []}
+            result = {
+                "action": action.get("action"),
+                "args": action.get("args") or {},
+                "element_id": action.get("element_id"),
+                "status": "failure",
+                "error_type": "timeout",
+                "message": f"action did not finish within {action_budget(ctx):.0f}s",
+                "execution_time_ms": int(action_budget(ctx) * 1000),
+                "events": [],
+            }
         note = ""
     events = result.get("events") or []
     url_after = result.get("url_after") or state.get("url", "")
-    tab_changed = any(e.get("type") in ("tab_opened", "tab_closed") for e in events) or action.get("action") == "switch_tab"
+    tab_changed = (
+        any(e.get("type") in ("tab_opened", "tab_closed") for e in events)
+        or action.get("action") == "switch_tab"
+    )
     element_id = action.get("element_id")
     target = describe_element(observation, element_id)
     item = {
@@ -146,7 +178,8 @@ async def execute(state: AgentState, ctx: Context) -> dict[str, Any]:
         "_action": action,
         "_result": result,
         "_plan_step": state.get("current_step"),  # the record names the step done, not the next one
-        "_note": note or f"{action.get('action')} {target}: {result['status']} {result.get('message', '')}".strip(),
+        "_note": note
+        or f"{action.get('action')} {target}: {result['status']} {result.get('message', '')}".strip(),
     }
     attempts = dict(state.get("element_attempts") or {})
     avoid = list(state.get("avoid_elements") or [])
@@ -157,8 +190,10 @@ async def execute(state: AgentState, ctx: Context) -> dict[str, Any]:
             attempts[key] = attempts.get(key, 0) + 1
             if attempts[key] >= AVOID_AFTER_FAILURES and element_id not in avoid:
                 avoid.append(element_id)
-        update["hints"] = [*(state.get("hints") or []),
-                           f"Step failed: {action.get('action')} {target}: {result.get('message', '')}"][-6:]
+        update["hints"] = [
+            *(state.get("hints") or []),
+            f"Step failed: {action.get('action')} {target}: {result.get('message', '')}",
+        ][-6:]
     else:
         update["retry_used"] = False
     update["element_attempts"] = attempts

@@ -65,7 +65,12 @@ def _write_outputs(run_id: str, run_dir: Path, result: dict[str, Any]) -> None:
 @graph_node("finalize")
 async def finalize(state: AgentState, ctx: Context) -> dict[str, Any]:
     terminal_type, reason = normalize(state.get("terminal_type"), state.get("terminal_reason"))
-    update: dict[str, Any] = {"terminal_type": terminal_type, "terminal_reason": reason, "plan": [], "current_step": None}
+    update: dict[str, Any] = {
+        "terminal_type": terminal_type,
+        "terminal_reason": reason,
+        "plan": [],
+        "current_step": None,
+    }
     if terminal_type == "goal_satisfied":
         update["stage"] = promote(state.get("stage"), "done")
     if not state.get("stop_reason") and terminal_type != "goal_satisfied":

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from agent.context import Context
-from agent.evidence import answer_grounded, goal_hits, observation_text, page_error
+from agent.evidence import answer_grounded, echoes_goal, goal_hits, observation_text, page_error
 from agent.nodes.base import elapsed_seconds, graph_node
 from agent.stages import promote, stage_index
 from agent.state import AgentState
@@ -20,13 +20,23 @@ def budget_terminal(state: AgentState, ctx: Context) -> tuple[str, str] | None:
     """(reason, message) of the first exhausted budget, or None."""
     usage = state.get("usage") or {}
     checks = [
-        (elapsed_seconds(state) >= ctx.max_seconds, "max_seconds", f"time budget of {ctx.max_seconds:g}s used"),
+        (
+            elapsed_seconds(state) >= ctx.max_seconds,
+            "max_seconds",
+            f"time budget of {ctx.max_seconds:g}s used",
+        ),
         (int(state.get("steps", 0)) >= ctx.max_steps, "max_steps", f"step budget of {ctx.max_steps} used"),
         (int(state.get("errors", 0)) >= ctx.max_failures, "max_failures", f"{state.get('errors')} failures"),
-        (ctx.max_tokens > 0 and int(usage.get("total_tokens", 0)) >= ctx.max_tokens, "max_tokens",
-         f"token budget of {ctx.max_tokens} used"),
-        (ctx.max_cost_usd > 0 and float(usage.get("cost_usd", 0.0)) >= ctx.max_cost_usd, "max_cost",
-         f"cost budget of ${ctx.max_cost_usd:g} used"),
+        (
+            ctx.max_tokens > 0 and int(usage.get("total_tokens", 0)) >= ctx.max_tokens,
+            "max_tokens",
+            f"token budget of {ctx.max_tokens} used",
+        ),
+        (
+            ctx.max_cost_usd > 0 and float(usage.get("cost_usd", 0.0)) >= ctx.max_cost_usd,
+            "max_cost",
+            f"cost budget of ${ctx.max_cost_usd:g} used",
+        ),
     ]
     for hit, reason, message in checks:
         if hit:
@@ -43,33 +53,65 @@ def judge_claim(state: AgentState, claim: dict[str, Any]) -> dict[str, Any]:
         reason = claim.get("failure_reason") or "answer_not_found"
         if reason not in ("insufficient_knowledge", "answer_not_found", "stage_not_advanced"):
             reason = "insufficient_knowledge"
-        return {"terminal_type": "goal_failed", "terminal_reason": reason,
-                "final_answer": answer or None, "stop_reason": answer or reason}
+        return {
+            "terminal_type": "goal_failed",
+            "terminal_reason": reason,
+            "final_answer": answer or None,
+            "stop_reason": answer or reason,
+        }
     mode = state.get("task_mode")
     observed = [observation_text(state.get("observation"))] + [h.get("message", "") for h in history]
-    grounded = bool(answer) and answer_grounded(answer, observed)
+    grounded = (
+        bool(answer) and answer_grounded(answer, observed) and not echoes_goal(answer, state.get("goal", ""))
+    )
     if mode == "answer":
         if grounded:
-            return {"terminal_type": "goal_satisfied", "terminal_reason": "answer_found", "final_answer": answer}
+            return {
+                "terminal_type": "goal_satisfied",
+                "terminal_reason": "answer_found",
+                "final_answer": answer,
+            }
         if not answer:
-            return {"terminal_type": "goal_failed", "terminal_reason": "answer_not_found",
-                    "stop_reason": "completion claimed with an empty answer"}
-        return {"terminal_type": "goal_failed", "terminal_reason": "answer_not_grounded", "final_answer": answer,
-                "stop_reason": "the answer does not match anything observed on the pages"}
+            return {
+                "terminal_type": "goal_failed",
+                "terminal_reason": "answer_not_found",
+                "stop_reason": "completion claimed with an empty answer",
+            }
+        return {
+            "terminal_type": "goal_failed",
+            "terminal_reason": "answer_not_grounded",
+            "final_answer": answer,
+            "stop_reason": "the answer does not match anything observed on the pages",
+        }
     if mode == "find" and grounded:
         return {"terminal_type": "goal_satisfied", "terminal_reason": "answer_found", "final_answer": answer}
     if not successes:
-        return {"terminal_type": "goal_failed", "terminal_reason": "stage_not_advanced", "final_answer": answer or None,
-                "stop_reason": "completion claimed but no action succeeded"}
+        return {
+            "terminal_type": "goal_failed",
+            "terminal_reason": "stage_not_advanced",
+            "final_answer": answer or None,
+            "stop_reason": "completion claimed but no action succeeded",
+        }
     if history and history[-1].get("status") != "success":
-        return {"terminal_type": "goal_failed", "terminal_reason": "stage_not_advanced", "final_answer": answer or None,
-                "stop_reason": f"completion claimed right after a failed step: {history[-1].get('message', '')}"}
+        return {
+            "terminal_type": "goal_failed",
+            "terminal_reason": "stage_not_advanced",
+            "final_answer": answer or None,
+            "stop_reason": f"completion claimed right after a failed step: {history[-1].get('message', '')}",
+        }
     error = page_error(state.get("observation"))
     if error:
-        return {"terminal_type": "goal_failed", "terminal_reason": "action_rejected", "final_answer": answer or None,
-                "stop_reason": f"the page reports an error after the last step: {error}"}
-    return {"terminal_type": "goal_satisfied", "terminal_reason": "action_verified",
-            "final_answer": answer or "Done."}
+        return {
+            "terminal_type": "goal_failed",
+            "terminal_reason": "action_rejected",
+            "final_answer": answer or None,
+            "stop_reason": f"the page reports an error after the last step: {error}",
+        }
+    return {
+        "terminal_type": "goal_satisfied",
+        "terminal_reason": "action_verified",
+        "final_answer": answer or "Done.",
+    }
 
 
 def goal_related(goal: str, item: dict[str, Any]) -> bool:
@@ -92,7 +134,9 @@ def promoted_stage(state: AgentState) -> str:
         if hits or any(h.get("status") == "success" for h in history):
             stage = promote(stage, "locate")
     last = history[-1] if history else None
-    page_changed = state.get("url") != state.get("prev_url") or state.get("mapping_hash") != state.get("prev_mapping_hash")
+    page_changed = state.get("url") != state.get("prev_url") or state.get("mapping_hash") != state.get(
+        "prev_mapping_hash"
+    )
     if (
         stage_index(stage) >= stage_index("locate")
         and last
@@ -134,9 +178,13 @@ async def goal_check(state: AgentState, ctx: Context) -> dict[str, Any]:
         reason, message = budget
         return {"terminal_type": "budget_exhausted", "terminal_reason": reason, "stop_reason": message}
     stage = promoted_stage(state)
-    update: dict[str, Any] = {"stage": stage, "_note": f"stage {stage}"} if stage != state.get("stage") else {}
+    update: dict[str, Any] = (
+        {"stage": stage, "_note": f"stage {stage}"} if stage != state.get("stage") else {}
+    )
     if ctx.auto_done and auto_done_ready({**state, "stage": stage}):
         # auto_done lives here, not in progress: it needs the observation taken after the last action
         verdict = judge_claim(state, {"answer": "", "success": True, "source": "auto_done"})
-        update.update(verdict, stage=promote(stage, "verify"), _note=f"auto_done: {verdict['terminal_reason']}")
+        update.update(
+            verdict, stage=promote(stage, "verify"), _note=f"auto_done: {verdict['terminal_reason']}"
+        )
     return update

@@ -17,7 +17,11 @@ from agent.nodes.observe import observe_options
 from agent.runtime import ensure_session
 from agent.state import AgentState
 
-_REASON_BY_TRIGGER = {"repeat": "repeated_action", "stagnation": "world_frozen", "world_frozen": "world_frozen"}
+_REASON_BY_TRIGGER = {
+    "repeat": "repeated_action",
+    "stagnation": "world_frozen",
+    "world_frozen": "world_frozen",
+}
 
 
 @graph_node("loop_mitigation")
@@ -58,7 +62,9 @@ async def loop_mitigation(state: AgentState, ctx: Context) -> dict[str, Any]:
         result = await execute_action(
             session, {"action": "scroll", "element_id": None, "args": {"direction": "down", "amount": "page"}}
         )
-        obs = await observe_session(session, goal=state.get("goal", ""), previous=observation, options=observe_options(ctx))
+        obs = await observe_session(
+            session, goal=state.get("goal", ""), previous=observation, options=observe_options(ctx)
+        )
         update.update(
             observation=dict(obs),
             url=obs.get("url", ""),

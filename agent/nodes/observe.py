@@ -33,8 +33,11 @@ def wants_screenshot(state: AgentState, ctx: Context) -> bool:
     """every_step always; otherwise when a model with vision will look at the picture."""
     if ctx.screenshot_mode == "every_step":
         return True
-    return ctx.uses_model and ctx.vision in ("on", "auto") and ctx.screenshot_mode != "never" or (
-        ctx.uses_model and ctx.vision == "on"
+    return (
+        ctx.uses_model
+        and ctx.vision in ("on", "auto")
+        and ctx.screenshot_mode != "never"
+        or (ctx.uses_model and ctx.vision == "on")
     )
 
 
@@ -64,8 +67,12 @@ def loop_signals(state: AgentState, new: dict[str, Any], ctx: Context) -> dict[s
         trigger = "world_frozen"
     elif stagnation >= ctx.stagnation_limit:
         trigger = "stagnation"
-    return {"stagnation_count": stagnation, "world_frozen": world_frozen, "no_progress_steps": no_progress,
-            "loop_trigger": trigger}
+    return {
+        "stagnation_count": stagnation,
+        "world_frozen": world_frozen,
+        "no_progress_steps": no_progress,
+        "loop_trigger": trigger,
+    }
 
 
 @graph_node("observe")
@@ -82,8 +89,11 @@ async def observe(state: AgentState, ctx: Context) -> dict[str, Any]:
         screenshot_rel = f"screenshots/obs-{int(state.get('seq', 0)) + 1:04d}.png"
         screenshot_path = str(Path(state["run_dir"]) / screenshot_rel)
     obs = await observe_session(
-        session, goal=state.get("goal", ""), previous=state.get("observation") or None,
-        options=observe_options(ctx), screenshot_path=screenshot_path,
+        session,
+        goal=state.get("goal", ""),
+        previous=state.get("observation") or None,
+        options=observe_options(ctx),
+        screenshot_path=screenshot_path,
     )
     if screenshot_path and not obs.get("screenshot_path"):
         screenshot_rel = None
@@ -119,6 +129,6 @@ async def observe(state: AgentState, ctx: Context) -> dict[str, Any]:
         **({"avoid_elements": []} if new_document else {}),
         "_screenshot": screenshot_rel,
         "_note": f"{len(obs.get('elements') or [])} elements, {obs.get('chars', 0)} chars, "
-                 f"page_type={obs.get('page_type')}, {obs.get('observe_ms', 0)} ms",
+        f"page_type={obs.get('page_type')}, {obs.get('observe_ms', 0)} ms",
     }
     return update

@@ -71,19 +71,29 @@ def usage_update(state: AgentState, node: str, usage: dict[str, Any] | None) -> 
 async def planner(state: AgentState, ctx: Context) -> dict[str, Any]:
     calls = int(state.get("planner_calls", 0))
     if calls >= ctx.max_planner_calls:
-        return {"terminal_type": "budget_exhausted", "terminal_reason": "max_planner_calls",
-                "stop_reason": f"planner call budget of {ctx.max_planner_calls} used"}
+        return {
+            "terminal_type": "budget_exhausted",
+            "terminal_reason": "max_planner_calls",
+            "stop_reason": f"planner call budget of {ctx.max_planner_calls} used",
+        }
     request = build_plan_request(state, ctx)
     backend = runtime.backend_for(ctx)
     try:
         result = await asyncio.wait_for(backend.plan(request), timeout=plan_timeout(ctx))
     except TimeoutError:
         result = {"error": f"planner did not answer within {plan_timeout(ctx):.0f}s", "error_kind": "timeout"}
-    update: dict[str, Any] = {"planner_calls": calls + 1, **usage_update(state, "planner", result.get("usage"))}
+    update: dict[str, Any] = {
+        "planner_calls": calls + 1,
+        **usage_update(state, "planner", result.get("usage")),
+    }
     update["planner_output"] = dict(result.get("raw") or {k: v for k, v in result.items() if k != "usage"})
     if result.get("error"):
-        update["pending_error"] = {"source": "planner", "kind": result.get("error_kind") or "model_error",
-                                   "message": result["error"], "retryable": result.get("error_retryable", True)}
+        update["pending_error"] = {
+            "source": "planner",
+            "kind": result.get("error_kind") or "model_error",
+            "message": result["error"],
+            "retryable": result.get("error_retryable", True),
+        }
         update["_note"] = f"planner error: {result['error']}"
         return update
     if result.get("task_complete"):
@@ -98,8 +108,11 @@ async def planner(state: AgentState, ctx: Context) -> dict[str, Any]:
         return update
     steps = [s.strip() for s in (result.get("proposed_actions") or []) if isinstance(s, str) and s.strip()]
     if not steps:
-        update["pending_error"] = {"source": "planner", "kind": "invalid_reply",
-                                   "message": "the planner proposed no steps and did not declare completion"}
+        update["pending_error"] = {
+            "source": "planner",
+            "kind": "invalid_reply",
+            "message": "the planner proposed no steps and did not declare completion",
+        }
         return update
     steps = steps[:MAX_PROPOSED]
     update.update(plan=steps, current_step=steps[0], hints=[], _note="plan: " + " | ".join(steps))

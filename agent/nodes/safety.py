@@ -18,24 +18,50 @@ from agent.state import AgentState
 async def safety(state: AgentState, ctx: Context) -> dict[str, Any]:
     action = state.get("proposed_action") or {}
     observation = state.get("observation") or {}
-    verdict = analyze_action(action, observation, goal=state.get("goal", ""),
-                             allowed_domains=ctx.allowed_domains, blocked_domains=ctx.blocked_domains)
-    update: dict[str, Any] = {"action_risk": verdict["risk"], "risk_reasons": verdict["reasons"], "confirmation": None}
+    verdict = analyze_action(
+        action,
+        observation,
+        goal=state.get("goal", ""),
+        allowed_domains=ctx.allowed_domains,
+        blocked_domains=ctx.blocked_domains,
+    )
+    update: dict[str, Any] = {
+        "action_risk": verdict["risk"],
+        "risk_reasons": verdict["reasons"],
+        "confirmation": None,
+    }
     if verdict["risk"] == "blocked":
         message = "; ".join(verdict["reasons"])
         update.update(
-            history=[{
-                "step": int(state.get("steps", 0)), "plan_step": state.get("current_step"),
-                "action": action.get("action"), "element_id": action.get("element_id"),
-                "target": describe_element(observation, action.get("element_id")), "args": action.get("args") or {},
-                "status": "failure", "error_type": "navigation_blocked", "message": message, "url": state.get("url", ""),
-            }],
+            history=[
+                {
+                    "step": int(state.get("steps", 0)),
+                    "plan_step": state.get("current_step"),
+                    "action": action.get("action"),
+                    "element_id": action.get("element_id"),
+                    "target": describe_element(observation, action.get("element_id")),
+                    "args": action.get("args") or {},
+                    "status": "failure",
+                    "error_type": "navigation_blocked",
+                    "message": message,
+                    "url": state.get("url", ""),
+                }
+            ],
             errors=int(state.get("errors", 0)) + 1,
             plan=[],
-            last_result={"action": action.get("action"), "args": action.get("args") or {},
-                         "element_id": action.get("element_id"), "status": "failure",
-                         "error_type": "navigation_blocked", "message": message, "execution_time_ms": 0, "events": []},
+            last_result={
+                "action": action.get("action"),
+                "args": action.get("args") or {},
+                "element_id": action.get("element_id"),
+                "status": "failure",
+                "error_type": "navigation_blocked",
+                "message": message,
+                "execution_time_ms": 0,
+                "events": [],
+            },
             hints=[*(state.get("hints") or []), f"Blocked by policy: {message}"][-6:],
         )
-    update["_note"] = f"risk {verdict['risk']}" + (f": {'; '.join(verdict['reasons'])}" if verdict["reasons"] else "")
+    update["_note"] = f"risk {verdict['risk']}" + (
+        f": {'; '.join(verdict['reasons'])}" if verdict["reasons"] else ""
+    )
     return update

@@ -112,13 +112,25 @@ async def start(state: AgentState, ctx: Context) -> dict[str, Any]:
     }
     problem = validate_goal(goal)
     start_url = state.get("start_url") or ctx.start_url
-    meta = {"run_id": run_id, "goal": goal if isinstance(goal, str) else repr(goal), "start_url": start_url,
-            "planner": "openai" if ctx.uses_model else "rules", "model": ctx.model, "started_at": update["started_at"]}
+    meta = {
+        "run_id": run_id,
+        "goal": goal if isinstance(goal, str) else repr(goal),
+        "start_url": start_url,
+        "planner": "openai" if ctx.uses_model else "rules",
+        "model": ctx.model,
+        "started_at": update["started_at"],
+    }
     # File I/O off the event loop: `langgraph dev` raises BlockingError on blocking calls in async nodes.
     await asyncio.to_thread(_write_run_meta, run_dir, meta)
     if problem:
-        update.update(goal=str(goal or ""), terminal_type="goal_failed", terminal_reason="invalid_goal",
-                      stop_reason=f"invalid goal: {problem}", goal_kind="action", task_mode="browse")
+        update.update(
+            goal=str(goal or ""),
+            terminal_type="goal_failed",
+            terminal_reason="invalid_goal",
+            stop_reason=f"invalid goal: {problem}",
+            goal_kind="action",
+            task_mode="browse",
+        )
         return update
     goal = goal.strip()
     update.update(goal=goal, goal_kind=goal_kind(goal), task_mode=task_mode(goal), start_url=start_url)
@@ -130,23 +142,36 @@ async def start(state: AgentState, ctx: Context) -> dict[str, Any]:
         update.update(terminal_type="goal_failed", terminal_reason="browser_error", stop_reason=str(exc))
         return update
     except Exception as exc:  # noqa: BLE001 - launching can fail in many ways; all end the run cleanly
-        update.update(terminal_type="goal_failed", terminal_reason="browser_error",
-                      stop_reason=f"could not start the browser: {type(exc).__name__}: {exc}")
+        update.update(
+            terminal_type="goal_failed",
+            terminal_reason="browser_error",
+            stop_reason=f"could not start the browser: {type(exc).__name__}: {exc}",
+        )
         return update
     if start_url:
         from agent.browser.actions import execute_action
         from agent.browser.urls import check_navigation
 
-        check = check_navigation(start_url, allowed_domains=ctx.allowed_domains, blocked_domains=ctx.blocked_domains)
+        check = check_navigation(
+            start_url, allowed_domains=ctx.allowed_domains, blocked_domains=ctx.blocked_domains
+        )
         if not check.ok:
-            update.update(terminal_type="goal_failed", terminal_reason="navigation_blocked",
-                          stop_reason=f"start URL refused: {check.reason}")
+            update.update(
+                terminal_type="goal_failed",
+                terminal_reason="navigation_blocked",
+                stop_reason=f"start URL refused: {check.reason}",
+            )
             return update
-        result = await execute_action(session, {"action": "navigate", "element_id": None, "args": {"url": check.url}})
+        result = await execute_action(
+            session, {"action": "navigate", "element_id": None, "args": {"url": check.url}}
+        )
         update["_result"] = result
         if result["status"] != "success":
-            update.update(terminal_type="goal_failed", terminal_reason="navigation_blocked",
-                          stop_reason=f"could not open the start URL {start_url}: {result['message']}")
+            update.update(
+                terminal_type="goal_failed",
+                terminal_reason="navigation_blocked",
+                stop_reason=f"could not open the start URL {start_url}: {result['message']}",
+            )
             return update
         update["url"] = session.page.url
         update["visited_urls"] = [session.page.url]

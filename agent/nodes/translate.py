@@ -39,8 +39,14 @@ def validate_action(action: Any, observation: dict[str, Any], allowed: list[str]
             return f"{name} needs the id of an observed element"
         if element_id not in {e.get("id") for e in observation.get("elements", [])}:
             return f"element {element_id} is not in the current observation"
-    required = {"type": "text", "select_option": "option", "navigate": "url", "search": "query",
-                "press_key": "key", "switch_tab": "tab_id"}
+    required = {
+        "type": "text",
+        "select_option": "option",
+        "navigate": "url",
+        "search": "query",
+        "press_key": "key",
+        "switch_tab": "tab_id",
+    }
     key = required.get(name)
     if key and not str(args.get(key, "")).strip() and not (name == "type" and args.get(key) == ""):
         return f"{name} needs args.{key}"
@@ -66,7 +72,13 @@ def failure_item(state: AgentState, step: str | None, result: dict[str, Any]) ->
 async def translate(state: AgentState, ctx: Context) -> dict[str, Any]:
     plan = list(state.get("plan") or [])
     if not plan:
-        return {"pending_error": {"source": "translate", "kind": "invalid_action", "message": "no plan step to translate"}}
+        return {
+            "pending_error": {
+                "source": "translate",
+                "kind": "invalid_action",
+                "message": "no plan step to translate",
+            }
+        }
     step = plan[0]
     observation = state.get("observation") or {}
     allowed = allowed_actions(state.get("stage"), interactive=ctx.interactive)
@@ -80,13 +92,22 @@ async def translate(state: AgentState, ctx: Context) -> dict[str, Any]:
         "history": (state.get("history") or [])[-10:],
     }
     try:
-        result = await asyncio.wait_for(runtime.backend_for(ctx).translate(request), timeout=plan_timeout(ctx))
+        result = await asyncio.wait_for(
+            runtime.backend_for(ctx).translate(request), timeout=plan_timeout(ctx)
+        )
     except TimeoutError:
-        result = {"error": f"translator did not answer within {plan_timeout(ctx):.0f}s", "error_kind": "timeout"}
+        result = {
+            "error": f"translator did not answer within {plan_timeout(ctx):.0f}s",
+            "error_kind": "timeout",
+        }
     update: dict[str, Any] = {"current_step": step, **usage_update(state, "translate", result.get("usage"))}
     if result.get("error"):
-        update["pending_error"] = {"source": "translate", "kind": result.get("error_kind") or "model_error",
-                                   "message": result["error"], "retryable": result.get("error_retryable", True)}
+        update["pending_error"] = {
+            "source": "translate",
+            "kind": result.get("error_kind") or "model_error",
+            "message": result["error"],
+            "retryable": result.get("error_retryable", True),
+        }
         update["_note"] = f"translate error: {result['error']}"
         return update
     action = result.get("action")
@@ -96,16 +117,27 @@ async def translate(state: AgentState, ctx: Context) -> dict[str, Any]:
             history=[item],
             errors=int(state.get("errors", 0)) + 1,
             plan=[],
-            last_result={"action": "translate", "args": {}, "element_id": None, "status": "failure",
-                         "error_type": item["error_type"], "message": item["message"], "execution_time_ms": 0,
-                         "events": []},
+            last_result={
+                "action": "translate",
+                "args": {},
+                "element_id": None,
+                "status": "failure",
+                "error_type": item["error_type"],
+                "message": item["message"],
+                "execution_time_ms": 0,
+                "events": [],
+            },
             hints=[*(state.get("hints") or []), f"Could not carry out step {step!r}: {item['message']}"][-6:],
             proposed_action=None,
             _note=f"not grounded ({item['error_type']}): {item['message']}",
         )
         return update
-    if (isinstance(action, dict) and action.get("action") == "ask_user" and not ctx.interactive
-            and "ask_user" in allowed_actions(state.get("stage"), interactive=True)):
+    if (
+        isinstance(action, dict)
+        and action.get("action") == "ask_user"
+        and not ctx.interactive
+        and "ask_user" in allowed_actions(state.get("stage"), interactive=True)
+    ):
         # A question with no one to ask: the ask_user node ends the run and its stop_reason says what was asked.
         allowed = [*allowed, "ask_user"]
     problem = validate_action(action, observation, allowed)
@@ -114,15 +146,23 @@ async def translate(state: AgentState, ctx: Context) -> dict[str, Any]:
         update["_action"] = action
         update["_note"] = f"invalid action: {problem}"
         return update
-    action = {"action": action["action"], "element_id": action.get("element_id"), "args": dict(action.get("args") or {}),
-              "reasoning": action.get("reasoning") or result.get("reasoning") or ""}
+    action = {
+        "action": action["action"],
+        "element_id": action.get("element_id"),
+        "args": dict(action.get("args") or {}),
+        "reasoning": action.get("reasoning") or result.get("reasoning") or "",
+    }
     update["proposed_action"] = action
     update["_action"] = action
     target = describe_element(observation, action.get("element_id"))
     if action["action"] == "done":
         args = action["args"]
-        update["completion_claim"] = {"answer": str(args.get("answer") or ""), "success": bool(args.get("success", True)),
-                                      "failure_reason": args.get("reason"), "source": "translate"}
+        update["completion_claim"] = {
+            "answer": str(args.get("answer") or ""),
+            "success": bool(args.get("success", True)),
+            "failure_reason": args.get("reason"),
+            "source": "translate",
+        }
         update["plan"] = []
     update["_note"] = f"{action['action']} {target}".strip()
     return update

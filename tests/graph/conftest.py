@@ -14,9 +14,15 @@ from agent.runner import run_goal
 @pytest.fixture
 def make_ctx(tmp_path, site_url):
     def make(**overrides) -> Context:
-        values = {"planner": "rules", "record_dir": str(tmp_path / "runs"), "max_steps": 12, "max_seconds": 60.0,
-                  "search_url_template": site_url + "/search.html?q={query}", "action_timeout_s": 6.0,
-                  "navigation_timeout_s": 8.0}
+        values = {
+            "planner": "rules",
+            "record_dir": str(tmp_path / "runs"),
+            "max_steps": 12,
+            "max_seconds": 60.0,
+            "search_url_template": site_url + "/search.html?q={query}",
+            "action_timeout_s": 6.0,
+            "navigation_timeout_s": 8.0,
+        }
         values.update(overrides)
         return Context(**values)
 
@@ -32,7 +38,9 @@ def run(session, site_url, make_ctx):
         start = site_url + path if path else None
         result = await run_goal(goal, ctx, start_url=start, session=session)
         trace_path = Path(result["run_dir"]) / "trace.jsonl"
-        records = [json.loads(line) for line in trace_path.read_text().splitlines()] if trace_path.exists() else []
+        records = (
+            [json.loads(line) for line in trace_path.read_text().splitlines()] if trace_path.exists() else []
+        )
         return result, records
 
     return go

@@ -20,8 +20,11 @@ def test_defaults_file_matches_context_defaults():
 def test_precedence_cli_over_env_over_file(tmp_path):
     cfg = tmp_path / "c.yaml"
     cfg.write_text("max_steps: 11\nmax_seconds: 50\nheadless: false\n")
-    ctx = load_context(config_file=cfg, env={"WAYFINDER_MAX_STEPS": "12", "WAYFINDER_MAX_SECONDS": "60"},
-                       overrides={"max_steps": 13})
+    ctx = load_context(
+        config_file=cfg,
+        env={"WAYFINDER_MAX_STEPS": "12", "WAYFINDER_MAX_SECONDS": "60"},
+        overrides={"max_steps": 13},
+    )
     assert ctx.max_steps == 13  # CLI
     assert ctx.max_seconds == 60.0  # env beats file
     assert ctx.headless is False  # file beats defaults

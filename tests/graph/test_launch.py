@@ -49,8 +49,13 @@ def test_no_browser_anywhere_says_how_to_install_one(monkeypatch, tmp_path):
 
 
 def test_provision_reports_the_browser_it_will_use():
-    proc = subprocess.run([sys.executable, "-m", "agent.browser.provision"], capture_output=True, text=True,
-                          timeout=120, env={**os.environ})
+    proc = subprocess.run(
+        [sys.executable, "-m", "agent.browser.provision"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ},
+    )
     assert proc.returncode == 0, proc.stderr
     path = proc.stdout.strip().removeprefix("browser: ")
     assert os.access(path, os.X_OK)

@@ -35,7 +35,7 @@ OBS = {
     "url": "http://127.0.0.1/login.html",
     "title": "Sign in",
     "page_text": "Sign in to Example. Username Password. Blue Widget $19.99",
-    "text": "[1] textbox \"Username\"\n[2] textbox \"Password\"\n[3] button \"Sign in\"",
+    "text": '[1] textbox "Username"\n[2] textbox "Password"\n[3] button "Sign in"',
     "elements": [
         {"id": 1, "tag": "input", "role": "textbox", "name": "Username"},
         {"id": 2, "tag": "input", "role": "textbox", "name": "Password", "input_type": "password"},
@@ -43,15 +43,28 @@ OBS = {
         {"id": 4, "tag": "button", "role": "button", "name": "Delete account"},
     ],
     "scroll": {"y": 0, "height": 900, "viewport_height": 900, "above_px": 0, "below_px": 0},
-    "mapping_hash": "m1", "candidate_hash": "c1", "dom_hash": "d1",
+    "mapping_hash": "m1",
+    "candidate_hash": "c1",
+    "dom_hash": "d1",
 }
 
 
 def base_state(tmp_path, **extra):
-    state = {**initial_counters(), "goal": "log in as alice with password secret", "run_id": "t-run",
-             "run_dir": str(tmp_path), "started_at": time.time(), "elapsed_before": 0.0, "stage": "context",
-             "goal_kind": "action", "task_mode": "browse", "observation": OBS, "url": OBS["url"], "history": [],
-             "seq": 0}
+    state = {
+        **initial_counters(),
+        "goal": "log in as alice with password secret",
+        "run_id": "t-run",
+        "run_dir": str(tmp_path),
+        "started_at": time.time(),
+        "elapsed_before": 0.0,
+        "stage": "context",
+        "goal_kind": "action",
+        "task_mode": "browse",
+        "observation": OBS,
+        "url": OBS["url"],
+        "history": [],
+        "seq": 0,
+    }
     state.update(extra)
     return state
 
@@ -98,8 +111,10 @@ def test_judge_claim_needs_evidence():
     assert judge_claim(ok, {"answer": "logged in"})["terminal_type"] == "goal_satisfied"
     failed_last = {**action_state, "history": [{"status": "success"}, {"status": "failure", "message": "x"}]}
     assert judge_claim(failed_last, {"answer": "ok"})["terminal_type"] == "goal_failed"
-    gave_up = judge_claim(action_state, {"answer": "I do not understand", "success": False,
-                                         "failure_reason": "insufficient_knowledge"})
+    gave_up = judge_claim(
+        action_state,
+        {"answer": "I do not understand", "success": False, "failure_reason": "insufficient_knowledge"},
+    )
     assert gave_up["terminal_reason"] == "insufficient_knowledge"
 
 
@@ -136,10 +151,14 @@ async def test_translate_failure_is_recorded_and_replanned(tmp_path):
 def test_validate_action():
     allowed = ["click", "type", "navigate", "done"]
     assert validate_action({"action": "click", "element_id": 3, "args": {}}, OBS, allowed) is None
-    assert "not in the current observation" in validate_action({"action": "click", "element_id": 99}, OBS, allowed)
+    assert "not in the current observation" in validate_action(
+        {"action": "click", "element_id": 99}, OBS, allowed
+    )
     assert "unknown action" in validate_action({"action": "hover", "element_id": 3}, OBS, allowed)
     assert "not allowed" in validate_action({"action": "scroll", "element_id": None}, OBS, allowed)
-    assert "needs args.url" in validate_action({"action": "navigate", "element_id": None, "args": {}}, OBS, allowed)
+    assert "needs args.url" in validate_action(
+        {"action": "navigate", "element_id": None, "args": {}}, OBS, allowed
+    )
     assert "needs the id" in validate_action({"action": "click", "element_id": "3"}, OBS, allowed)
     assert validate_action("click", OBS, allowed)
 
@@ -148,16 +167,19 @@ async def test_safety_routes_by_risk(tmp_path):
     risky = base_state(tmp_path, proposed_action={"action": "click", "element_id": 4, "args": {}})
     update = await safety(risky, rt())
     assert update["action_risk"] == "high" and after_safety(update) == "confirm"
-    blocked = base_state(tmp_path, proposed_action={"action": "navigate", "element_id": None,
-                                                     "args": {"url": "file:///etc/passwd"}})
+    blocked = base_state(
+        tmp_path,
+        proposed_action={"action": "navigate", "element_id": None, "args": {"url": "file:///etc/passwd"}},
+    )
     update = await safety(blocked, rt())
     assert update["action_risk"] == "blocked" and after_safety(update) == "progress"
     assert update["history"][0]["error_type"] == "navigation_blocked"
 
 
 async def test_confirm_policies_without_a_person(tmp_path):
-    state = base_state(tmp_path, proposed_action={"action": "click", "element_id": 4, "args": {}},
-                       risk_reasons=["delete"])
+    state = base_state(
+        tmp_path, proposed_action={"action": "click", "element_id": 4, "args": {}}, risk_reasons=["delete"]
+    )
     assert (await confirm(state, rt(confirm_policy="auto")))["confirmation"] == "auto"
     denied = await confirm(state, rt(confirm_policy="ask", interactive=False))
     assert denied["confirmation"] == "denied" and denied["terminal_reason"] == "user_declined"
@@ -167,16 +189,26 @@ async def test_confirm_policies_without_a_person(tmp_path):
 
 @pytest.mark.parametrize(
     ("answer", "decision"),
-    [(True, "approved"), ("yes", "approved"), ({"decision": "approve"}, "approved"), (False, "denied"),
-     ("", "denied"), (None, "denied"), ({"decision": "maybe"}, "denied"), ("sure, go ahead", "denied")],
+    [
+        (True, "approved"),
+        ("yes", "approved"),
+        ({"decision": "approve"}, "approved"),
+        (False, "denied"),
+        ("", "denied"),
+        (None, "denied"),
+        ({"decision": "maybe"}, "denied"),
+        ("sure, go ahead", "denied"),
+    ],
 )
 def test_parse_decision_denies_anything_unclear(answer, decision):
     assert parse_decision(answer)[0] == decision
 
 
 async def test_ask_user_without_prompts_stops_with_a_reason(tmp_path):
-    state = base_state(tmp_path, proposed_action={"action": "ask_user", "element_id": None,
-                                                  "args": {"question": "Which account?"}})
+    state = base_state(
+        tmp_path,
+        proposed_action={"action": "ask_user", "element_id": None, "args": {"question": "Which account?"}},
+    )
     update = await ask_user(state, rt(interactive=False))
     assert update["terminal_reason"] == "user_input_required"
     assert "Which account?" in update["stop_reason"]
@@ -193,8 +225,12 @@ async def test_error_retry_gives_one_retry_then_a_terminal(tmp_path):
 
 async def test_progress_counts_repeats(tmp_path):
     action = {"action": "click", "element_id": 3, "args": {}}
-    state = base_state(tmp_path, proposed_action=action, last_result={"action": "click", "status": "success"},
-                       history=[{"status": "success", "action": "click", "target": "button"}])
+    state = base_state(
+        tmp_path,
+        proposed_action=action,
+        last_result={"action": "click", "status": "success"},
+        history=[{"status": "success", "action": "click", "target": "button"}],
+    )
     first = await progress(state, rt())
     second = await progress({**state, **first, "proposed_action": action}, rt())
     assert first["repeat_count"] == 0 and second["repeat_count"] == 1
@@ -202,8 +238,16 @@ async def test_progress_counts_repeats(tmp_path):
 
 
 def test_loop_signals_detect_a_frozen_world():
-    state = {"url": "u", "dom_hash": "d", "candidate_hash": "c", "mapping_hash": "m", "no_progress_steps": 1,
-             "stagnation_count": 3, "last_result": {"action": "click", "status": "success"}, "repeat_count": 0}
+    state = {
+        "url": "u",
+        "dom_hash": "d",
+        "candidate_hash": "c",
+        "mapping_hash": "m",
+        "no_progress_steps": 1,
+        "stagnation_count": 3,
+        "last_result": {"action": "click", "status": "success"},
+        "repeat_count": 0,
+    }
     same = {"url": "u", "dom_hash": "d", "candidate_hash": "c", "mapping_hash": "m"}
     signals = loop_signals(state, same, Context())
     assert signals["world_frozen"] and signals["loop_trigger"] == "world_frozen"
@@ -217,15 +261,21 @@ async def test_loop_mitigation_escalates_then_gives_up(tmp_path):
     spent = base_state(tmp_path, loop_trigger="repeat", auto_scrolls_used=2)
     update = await loop_mitigation(spent, rt(max_auto_scrolls=2))
     assert (update["terminal_type"], update["terminal_reason"]) == ("loop_stuck", "repeated_action")
-    conservative = base_state(tmp_path, loop_trigger="stagnation", auto_scrolls_used=0,
-                              proposed_action={"action": "click", "element_id": 3, "args": {}})
+    conservative = base_state(
+        tmp_path,
+        loop_trigger="stagnation",
+        auto_scrolls_used=0,
+        proposed_action={"action": "click", "element_id": 3, "args": {}},
+    )
     update = await loop_mitigation(conservative, rt(max_auto_scrolls=2))
     assert update["auto_scrolls_used"] == 1 and 3 in update["avoid_elements"] and update["plan"] == []
     assert not update.get("terminal_type")
 
 
 async def test_finalize_normalizes_and_writes_the_result(tmp_path):
-    update = await finalize(base_state(tmp_path, terminal_type="goal_satisfied", terminal_reason="max_steps"), rt())
+    update = await finalize(
+        base_state(tmp_path, terminal_type="goal_satisfied", terminal_reason="max_steps"), rt()
+    )
     assert (update["terminal_type"], update["terminal_reason"]) == ("budget_exhausted", "max_steps")
     result = json.loads((tmp_path / "result.json").read_text())
     assert result["terminal_type"] == "budget_exhausted" and result["run_id"] == "t-run"
@@ -246,8 +296,19 @@ def test_routing_and_limits():
     assert after_goal_check({"terminal_type": "loop_stuck"}) == "finalize"
     assert recursion_limit_for(30) > 30 * 10
     graph = build_graph()
-    assert {"observe", "loop_mitigation", "goal_check", "planner", "translate", "safety", "confirm", "execute",
-            "progress", "ask_user", "error_retry"} <= set(graph.get_graph().nodes)
+    assert {
+        "observe",
+        "loop_mitigation",
+        "goal_check",
+        "planner",
+        "translate",
+        "safety",
+        "confirm",
+        "execute",
+        "progress",
+        "ask_user",
+        "error_retry",
+    } <= set(graph.get_graph().nodes)
 
 
 async def test_auto_done_ends_a_verified_action_goal_only_when_enabled(tmp_path):
@@ -258,3 +319,11 @@ async def test_auto_done_ends_a_verified_action_goal_only_when_enabled(tmp_path)
     assert (update["terminal_type"], update["terminal_reason"]) == ("goal_satisfied", "action_verified")
     queued = base_state(tmp_path, stage="verify", history=done, plan=['Click "Next"'])
     assert not (await goal_check(queued, rt(auto_done=True))).get("terminal_type")
+
+
+def test_an_answer_that_only_repeats_the_goal_is_not_evidence():
+    goal = "Find the email by Audrey and forward that email to Hedy."
+    obs = {**OBS, "page_text": "Task: Find the email by Audrey and forward that email to Hedy. Inbox ..."}
+    state = {"task_mode": "find", "goal_kind": "object", "goal": goal, "observation": obs, "history": []}
+    verdict = judge_claim(state, {"answer": "Find the email by Audrey and forward that email to Hedy."})
+    assert verdict["terminal_type"] == "goal_failed"

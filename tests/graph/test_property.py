@@ -29,16 +29,29 @@ MAX_STEPS = 4
 async def test_random_outcomes_keep_the_fsm_sound(data, page, session, site_url, make_ctx, monkeypatch):
     monkeypatch.setattr(runtime, "backend_for", lambda ctx: RandomBackend(data.draw, st))
     await session.reset()
-    ctx = make_ctx(max_steps=MAX_STEPS, max_planner_calls=6, max_failures=5, max_seconds=40.0, max_auto_scrolls=1,
-                   action_timeout_s=2.0, navigation_timeout_s=3.0,
-                   confirm_policy=data.draw(st.sampled_from(["ask", "auto", "deny"])))
-    result = await run_goal("log in as alice with password secret and tell me what it says", ctx,
-                            start_url=site_url + page, session=session)
+    ctx = make_ctx(
+        max_steps=MAX_STEPS,
+        max_planner_calls=6,
+        max_failures=5,
+        max_seconds=40.0,
+        max_auto_scrolls=1,
+        action_timeout_s=2.0,
+        navigation_timeout_s=3.0,
+        confirm_policy=data.draw(st.sampled_from(["ask", "auto", "deny"])),
+    )
+    result = await run_goal(
+        "log in as alice with password secret and tell me what it says",
+        ctx,
+        start_url=site_url + page,
+        session=session,
+    )
 
     assert result["terminal_type"] in {"goal_satisfied", "goal_failed", "loop_stuck", "budget_exhausted"}
     assert TERMINAL_REASONS[result["terminal_reason"]] == result["terminal_type"]
     assert result["steps"] <= MAX_STEPS
-    records = [json.loads(line) for line in (Path(result["run_dir"]) / "trace.jsonl").read_text().splitlines()]
+    records = [
+        json.loads(line) for line in (Path(result["run_dir"]) / "trace.jsonl").read_text().splitlines()
+    ]
     stages = [STAGES.index(r["stage"]) for r in records if r.get("stage") in STAGES]
     assert stages == sorted(stages)
     assert [r["seq"] for r in records] == list(range(1, len(records) + 1))

@@ -106,11 +106,19 @@ OBS = {
         ({"action": "click", "element_id": 1, "args": {}}, "buy it", "high"),
         ({"action": "click", "element_id": 2, "args": {}}, "add it to the cart", "low"),
         ({"action": "click", "element_id": 4, "args": {}}, "", "low"),
-        ({"action": "type", "element_id": 3, "args": {"text": "hunter2"}}, "log in with password hunter2", "low"),
+        (
+            {"action": "type", "element_id": 3, "args": {"text": "hunter2"}},
+            "log in with password hunter2",
+            "low",
+        ),
         ({"action": "type", "element_id": 3, "args": {"text": "leaked"}}, "log in", "high"),
         ({"action": "navigate", "element_id": None, "args": {"url": "javascript:alert(1)"}}, "", "blocked"),
         ({"action": "navigate", "element_id": None, "args": {"url": "file:///etc/passwd"}}, "", "blocked"),
-        ({"action": "navigate", "element_id": None, "args": {"url": "https://good.test@evil.test/"}}, "", "blocked"),
+        (
+            {"action": "navigate", "element_id": None, "args": {"url": "https://good.test@evil.test/"}},
+            "",
+            "blocked",
+        ),
         ({"action": "navigate", "element_id": None, "args": {"url": "https://example.com"}}, "", "low"),
     ],
 )

@@ -55,8 +55,11 @@ async def test_wrong_password_is_not_reported_as_success(run, session):
 @pytest.mark.parametrize(
     ("path", "goal", "check"),
     [
-        ("/shadow.html", "enter 12345 as the postcode and click Check delivery",
-         ("#result", "Delivery available to 12345")),
+        (
+            "/shadow.html",
+            "enter 12345 as the postcode and click Check delivery",
+            ("#result", "Delivery available to 12345"),
+        ),
         ("/dialogs.html", "click Show alert", ("#result", "Alert closed")),
         ("/replace.html", "click Reload list, then click Cygnus", None),
         ("/buttons.html", "type SAVE10 into the coupon code field", None),
@@ -114,13 +117,17 @@ async def test_questions_are_answered_from_the_page(run, path, goal, answer):
 async def test_long_listing_is_scanned_by_scrolling(run, session):
     result, records = await run("what is the title of post 57?", "/infinite.html")
     assert result["terminal_reason"] == "answer_found"
-    scrolls = [r for r in records if r["node"] == "execute" and (r.get("action") or {}).get("action") == "scroll"]
+    scrolls = [
+        r for r in records if r["node"] == "execute" and (r.get("action") or {}).get("action") == "scroll"
+    ]
     assert scrolls, "post 57 is not loaded until the feed is scrolled"
     assert await session.page.locator("text=Post 57").count() >= 1
 
 
 async def test_new_tab_is_followed(run, session):
-    result, records = await run("open product details in a new tab and tell me the product name", "/tabs.html")
+    result, records = await run(
+        "open product details in a new tab and tell me the product name", "/tabs.html"
+    )
     assert_clean_run(result, records)
     assert result["terminal_type"] == "goal_satisfied"
     assert len(session.tabs()) == 2 and session.active_tab_id == session.tabs()[-1]["id"]

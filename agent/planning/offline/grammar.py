@@ -938,6 +938,14 @@ _KNOWN_FIELDS = (
 _CONTINUATIONS = {"address", "number", "name", "code", "field", "box", "id", "term", "into", "in", "to", "as"}
 
 
+#: Words that point at text instead of being it; the offline planner cannot resolve them, so it says so.
+_REFERENCE = re.compile(
+    r"(?:it|that|this|them|those|these|the\s+same|(?:the|that|this)\s+(?:text|word|words|value|number|answer|"
+    r"result|one|phrase|name|code)(?:\s+(?:below|above|shown|displayed|given|here|there|of\s+.+|from\s+.+))?)",
+    re.I,
+)
+
+
 def _parse_type(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
     def make(t: str, f: str) -> list[Intent] | None:
         text = value(t, spans)
@@ -946,6 +954,8 @@ def _parse_type(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
             field = ""
         if not text and only_mask(t.strip()) is None:
             return None
+        if text not in spans and _REFERENCE.fullmatch(text.strip()):
+            return None  # "type it", "enter the value of X": a reference, not the text to type
         return [TypeText(text, field)]
 
     m = re.match(

@@ -126,7 +126,11 @@ def tokens(text: str) -> tuple[str, ...]:
 # Words that mean the same thing on a page. Weight is the credit a synonym gets against an exact token.
 _SYNONYM_GROUPS: list[tuple[float, frozenset[str]]] = [
     (0.85, frozenset({"signup", "register", "registration", "join", "enroll", "enrol"})),
-    (0.85, frozenset({"username", "user", "login", "account"})),
+    (
+        0.85,
+        frozenset({"username", "user", "account"}),
+    ),  # not "login": "press login" names a button, not a field
+    (0.85, frozenset({"login", "signin", "logon"})),
     (0.75, frozenset({"username", "email"})),
     (0.85, frozenset({"password", "passcode", "pwd", "passwd", "pin"})),
     (0.85, frozenset({"search", "find", "query", "q", "lookup", "keyword"})),

@@ -1,0 +1,73 @@
+"""``python -m benchmarks``: the observation benchmark, then MiniWoB++, into one results directory.
+
+    python -m benchmarks            # the `make bench` default set
+    python -m benchmarks --quick    # the smoke-test size (about half a minute)
+
+Writes ``<out>/<UTC timestamp>/``: observe.json, observe.md, miniwob.json, miniwob.md and summary.md (both tables).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import shlex
+import sys
+
+from benchmarks import miniwob, observe
+from benchmarks.common import results_dir
+from benchmarks.miniwob_tasks import DEFAULT_SEEDS, html_root
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="smoke-test size: a few pages, 2 MiniWoB tasks")
+    parser.add_argument("--only", choices=("observe", "miniwob"), default=None, help="run one benchmark")
+    parser.add_argument("--runs", type=int, default=None, help="observation runs per page (default 5)")
+    parser.add_argument("--tasks", default=None, help="MiniWoB tasks: all | quick | a,b,c")
+    parser.add_argument("--seeds", default=None, help=f"MiniWoB seeds (default {DEFAULT_SEEDS})")
+    parser.add_argument("--keep-runs", action="store_true", help="keep the agent's MiniWoB run records")
+    parser.add_argument("--out", default=None, help="results root (default bench-results/)")
+    args = parser.parse_args(argv)
+    command = ("python -m benchmarks " + " ".join(shlex.quote(a) for a in (argv or sys.argv[1:]))).strip()
+    tasks = seeds = None
+    if args.only != "observe":
+        try:
+            root = html_root()
+        except ModuleNotFoundError as exc:
+            print(exc, file=sys.stderr)
+            return 2
+        try:
+            tasks = miniwob.resolve_tasks(args.tasks or ("quick" if args.quick else "all"), root)
+            seeds = miniwob.parse_seeds(args.seeds or ("0" if args.quick else DEFAULT_SEEDS))
+        except ValueError as exc:
+            parser.error(str(exc))
+    runs = args.runs or (2 if args.quick else 5)
+    out_dir = results_dir(args.out)
+    print(f"Wayfinder benchmarks -> {out_dir}", flush=True)
+
+    async def both() -> list[str]:
+        parts, short = [], []
+        if args.only != "miniwob":
+            print(f"observation benchmark ({runs} runs per page)", flush=True)
+            report = await observe.run(runs=runs, quick=args.quick, out_dir=out_dir, command=command)
+            parts.append(observe.to_markdown(report))
+            short.append(parts[-1])
+        if args.only != "observe":
+            print(f"MiniWoB++: {len(tasks)} task(s) x seeds {seeds}", flush=True)
+            report = await miniwob.run(
+                tasks=tasks, seeds=seeds, out_dir=out_dir, keep_runs=args.keep_runs, command=command
+            )
+            parts.append(miniwob.to_markdown(report))
+            short.append(miniwob.to_markdown(report, per_task=False) + "\n(per-task table: miniwob.md)\n")
+        return parts, short
+
+    parts, short = asyncio.run(both())
+    (out_dir / "summary.md").write_text("\n\n".join(parts), encoding="utf-8")
+    print()
+    print("\n\n".join(short))
+    print(f"results: {out_dir}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
