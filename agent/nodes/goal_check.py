@@ -16,6 +16,13 @@ from agent.stages import promote, stage_index
 from agent.state import AgentState
 
 
+def failures_message(state: AgentState) -> str:
+    """'6 failures; last: ...' so a run stopped by its failure budget says what kept going wrong."""
+    failed = [h for h in state.get("history") or [] if h.get("status") == "failure"]
+    last = f"; last: {failed[-1].get('message', '')}" if failed else ""
+    return f"{state.get('errors', 0)} failures{last}"[:500]
+
+
 def budget_terminal(state: AgentState, ctx: Context) -> tuple[str, str] | None:
     """(reason, message) of the first exhausted budget, or None."""
     usage = state.get("usage") or {}
@@ -26,7 +33,7 @@ def budget_terminal(state: AgentState, ctx: Context) -> tuple[str, str] | None:
             f"time budget of {ctx.max_seconds:g}s used",
         ),
         (int(state.get("steps", 0)) >= ctx.max_steps, "max_steps", f"step budget of {ctx.max_steps} used"),
-        (int(state.get("errors", 0)) >= ctx.max_failures, "max_failures", f"{state.get('errors')} failures"),
+        (int(state.get("errors", 0)) >= ctx.max_failures, "max_failures", failures_message(state)),
         (
             ctx.max_tokens > 0 and int(usage.get("total_tokens", 0)) >= ctx.max_tokens,
             "max_tokens",

@@ -327,3 +327,10 @@ def test_an_answer_that_only_repeats_the_goal_is_not_evidence():
     state = {"task_mode": "find", "goal_kind": "object", "goal": goal, "observation": obs, "history": []}
     verdict = judge_claim(state, {"answer": "Find the email by Audrey and forward that email to Hedy."})
     assert verdict["terminal_type"] == "goal_failed"
+
+
+async def test_failure_budget_says_what_kept_failing(tmp_path):
+    history = [{"status": "failure", "message": 'no field "date" on the page', "action": "translate"}]
+    update = await goal_check(base_state(tmp_path, errors=3, history=history), rt(max_failures=3))
+    assert update["terminal_reason"] == "max_failures"
+    assert 'no field "date"' in update["stop_reason"]

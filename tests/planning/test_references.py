@@ -34,3 +34,36 @@ def test_login_is_not_a_synonym_of_username():
     assert synonym_weight("login", "username") == 0
     assert synonym_weight("login", "signin") > 0
     assert similarity("login", "Username") < similarity("login", "Log in")
+
+
+def _el(id_, role, name, bbox, interactive=True):
+    return {
+        "id": id_,
+        "tag": "a" if role == "link" else "li",
+        "role": role,
+        "name": name,
+        "text": name,
+        "bbox": bbox,
+        "interactive": interactive,
+        "in_viewport": True,
+        "zone": "main",
+        "frame": "",
+    }
+
+
+def test_wrapper_and_inner_control_are_one_target_and_the_control_is_clicked():
+    from agent.planning.offline.matching import choose, rank
+
+    wrapper = _el(1, "tab", "Tab #2", [10, 10, 100, 30])
+    inner = _el(2, "link", "Tab #2", [15, 15, 60, 20])
+    pick = choose(rank([wrapper, inner], "Tab #2"), "Tab #2")
+    assert pick.status == "ok" and pick.element["id"] == 2
+
+
+def test_exact_case_breaks_a_tie():
+    from agent.planning.offline.matching import choose, rank
+
+    lower = _el(1, "link", "eget", [10, 10, 40, 20])
+    upper = _el(2, "link", "Eget", [10, 100, 40, 20])
+    pick = choose(rank([lower, upper], "Eget"), "Eget")
+    assert pick.status == "ok" and pick.element["id"] == 2

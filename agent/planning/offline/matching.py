@@ -190,10 +190,50 @@ def rank(
     return out
 
 
+def _contains(outer: list[float], inner: list[float], slack: float = 2.0) -> bool:
+    ox, oy, ow, oh = outer
+    ix, iy, iw, ih = inner
+    return ix >= ox - slack and iy >= oy - slack and ix + iw <= ox + ow + slack and iy + ih <= oy + oh + slack
+
+
 def same_target(a: Element, b: Element) -> bool:
-    """Two elements that go to the same place (a logo link and a nav link to '/', say)."""
+    """Two elements that go to the same place: the same link (a logo and a nav link to '/'), or a wrapper and
+    the control inside it (a tab's <li> and its <a>), which a click on either reaches."""
     ha, hb = attr(a, "href"), attr(b, "href")
-    return bool(ha) and ha == hb
+    if ha and ha == hb:
+        return True
+    box_a, box_b = a.get("bbox"), b.get("bbox")
+    if not (box_a and box_b and len(box_a) == 4 and len(box_b) == 4) or a.get("frame") != b.get("frame"):
+        return False
+    return _contains(box_a, box_b) or _contains(box_b, box_a)
+
+
+def _innermost(ranked: list[Scored]) -> Scored:
+    """The best candidate, or an interactive control nested in it that matches about as well: a click must
+    land on the control, not on the middle of its wrapper."""
+    best = ranked[0]
+    for other in ranked[1:]:
+        if other.score < best.score - MARGIN:
+            break
+        inner, outer = other.element.get("bbox"), best.element.get("bbox")
+        if (
+            inner
+            and outer
+            and len(inner) == 4
+            and len(outer) == 4
+            and other.element.get("interactive")
+            and other.element.get("frame") == best.element.get("frame")
+            and _contains(outer, inner)
+            and not _contains(inner, outer)
+        ):
+            return other
+    return best
+
+
+def exact_case_winner(candidates: list[Scored], phrase: str) -> Scored | None:
+    """The one candidate whose label is the phrase letter for letter ("Eget" vs "eget"), if exactly one is."""
+    exact = [s for s in candidates if s.label.strip() == phrase.strip()]
+    return exact[0] if len(exact) == 1 else None
 
 
 def choose(ranked: list[Scored], phrase: str, *, what: str = "element", threshold: float = THRESHOLD) -> Pick:
@@ -203,10 +243,14 @@ def choose(ranked: list[Scored], phrase: str, *, what: str = "element", threshol
     if not ranked or ranked[0].score < threshold:
         closest = f"; closest: {describe(ranked[0].element)}" if ranked else ""
         return Pick("not_found", message=f"no {wanted} on the page{closest}", ranked=ranked_t)
-    best = ranked[0]
+    best = _innermost(ranked)
     rivals = [
         s for s in ranked[1:] if s.score >= best.score - MARGIN and not same_target(best.element, s.element)
     ]
+    if rivals:
+        winner = exact_case_winner([best, *rivals], phrase)
+        if winner is not None:
+            best, rivals = winner, []
     if rivals:
         names = ", ".join(describe(s.element) for s in [best, *rivals[:3]])
         return Pick(
