@@ -50,6 +50,17 @@ ALL_ACTIONS: tuple[str, ...] = BROWSER_ACTIONS + META_ACTIONS
 #: Actions that need an observed element id.
 ELEMENT_ACTIONS: tuple[str, ...] = ("click", "type", "select_option")
 
+#: The argument each action cannot do without (checked for LLM replies and again before execution).
+REQUIRED_ARGS: dict[str, str] = {
+    "type": "text",
+    "select_option": "option",
+    "navigate": "url",
+    "search": "query",
+    "press_key": "key",
+    "switch_tab": "tab_id",
+    "ask_user": "question",
+}
+
 ErrorType = Literal[
     "none",
     "element_not_found",

@@ -13,7 +13,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from agent.schemas import load_schema
-from agent.types import ALL_ACTIONS, ELEMENT_ACTIONS, ActionArgs, Observation
+from agent.types import ALL_ACTIONS, ELEMENT_ACTIONS, REQUIRED_ARGS, ActionArgs, Observation
 
 PLANNER_SCHEMA = load_schema("planner_output")
 EXECUTOR_SCHEMA = load_schema("executor_output")
@@ -24,16 +24,6 @@ MAX_PROPOSED_ACTIONS = 5
 _ARG_KEYS = frozenset(ActionArgs.__annotations__)
 #: Actions that may name an element besides the element actions (scroll inside it, press a key on it).
 _OPTIONAL_ELEMENT_ACTIONS = ("scroll", "press_key")
-#: The argument each action cannot do without.
-REQUIRED_ARGS: dict[str, str] = {
-    "type": "text",
-    "select_option": "option",
-    "navigate": "url",
-    "search": "query",
-    "press_key": "key",
-    "switch_tab": "tab_id",
-    "ask_user": "question",
-}
 _MAX_ERRORS = 6
 
 

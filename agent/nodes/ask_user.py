@@ -12,7 +12,7 @@ from typing import Any
 from langgraph.types import interrupt
 
 from agent.context import Context
-from agent.nodes.base import graph_node
+from agent.nodes.base import graph_node, history_item
 from agent.state import AgentState
 
 
@@ -43,18 +43,12 @@ async def ask_user(state: AgentState, ctx: Context) -> dict[str, Any]:
             "_note": str(answer.get("reason") or "the question was not answered")[:200],
         }
     text = str(answer if not isinstance(answer, dict) else answer.get("answer", "")).strip()
-    item = {
-        "step": int(state.get("steps", 0)),
-        "plan_step": state.get("current_step"),
-        "action": "ask_user",
-        "element_id": None,
-        "target": "",
-        "args": {"question": question},
-        "status": "success",
-        "error_type": "none",
-        "message": f"user answered: {text}" if text else "user gave no answer",
-        "url": state.get("url", ""),
-    }
+    item = history_item(
+        state,
+        {"action": "ask_user", "element_id": None, "args": {"question": question}},
+        status="success",
+        message=f"user answered: {text}" if text else "user gave no answer",
+    )
     return {
         "history": [item],
         "plan": [],

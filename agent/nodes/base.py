@@ -40,6 +40,33 @@ def describe_element(observation: dict[str, Any] | None, element_id: int | None)
     return f"element {element_id}"
 
 
+def history_item(
+    state: dict[str, Any],
+    action: dict[str, Any],
+    *,
+    status: str,
+    message: str,
+    error_type: str = "none",
+    url: str | None = None,
+    step: int | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    """One entry of the step history, the shape the planner prompt and the report read."""
+    return {
+        "step": int(state.get("steps", 0)) if step is None else step,
+        "plan_step": state.get("current_step"),
+        "action": action.get("action"),
+        "element_id": action.get("element_id"),
+        "target": describe_element(state.get("observation"), action.get("element_id")),
+        "args": action.get("args") or {},
+        "status": status,
+        "error_type": error_type,
+        "message": message,
+        "url": state.get("url", "") if url is None else url,
+        **extra,
+    }
+
+
 def emit(event: dict[str, Any]) -> None:
     """Send a custom stream event (``stream_mode="custom"``); a no-op outside a streaming run."""
     try:

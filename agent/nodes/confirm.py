@@ -12,7 +12,7 @@ from typing import Any
 from langgraph.types import interrupt
 
 from agent.context import Context
-from agent.nodes.base import describe_element, graph_node
+from agent.nodes.base import describe_element, graph_node, history_item
 from agent.state import AgentState
 
 
@@ -89,18 +89,7 @@ async def confirm(state: AgentState, ctx: Context) -> dict[str, Any]:
                 "_note": "edited by the user",
             }
         decision, why = "denied", f"(the edited action is invalid: {problem})"
-    item = {
-        "step": int(state.get("steps", 0)),
-        "plan_step": state.get("current_step"),
-        "action": action.get("action"),
-        "element_id": action.get("element_id"),
-        "target": describe_element(state.get("observation"), action.get("element_id")),
-        "args": action.get("args") or {},
-        "status": "denied",
-        "error_type": "none",
-        "message": f"risky action denied {why}",
-        "url": state.get("url", ""),
-    }
+    item = history_item(state, action, status="denied", message=f"risky action denied {why}")
     return {
         "confirmation": "denied",
         "history": [item],

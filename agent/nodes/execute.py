@@ -20,7 +20,7 @@ from typing import Any
 
 from agent.browser.actions import execute_action
 from agent.context import Context
-from agent.nodes.base import describe_element, graph_node
+from agent.nodes.base import describe_element, graph_node, history_item
 from agent.records import read_inflight, recorder_for, write_inflight
 from agent.runtime import ensure_session
 from agent.state import AgentState
@@ -156,20 +156,17 @@ async def execute(state: AgentState, ctx: Context) -> dict[str, Any]:
     )
     element_id = action.get("element_id")
     target = describe_element(observation, element_id)
-    item = {
-        "step": int(state.get("steps", 0)) + 1,
-        "plan_step": state.get("current_step"),
-        "action": action.get("action"),
-        "element_id": element_id,
-        "target": target,
-        "args": action.get("args") or {},
-        "status": result["status"],
-        "error_type": result.get("error_type", "none"),
-        "message": result.get("message", ""),
-        "url": url_after,
-        "fallback": result.get("fallback"),
-        "events": [e.get("type") for e in events],
-    }
+    item = history_item(
+        state,
+        action,
+        status=result["status"],
+        error_type=result.get("error_type", "none"),
+        message=result.get("message", ""),
+        url=url_after,
+        step=int(state.get("steps", 0)) + 1,
+        fallback=result.get("fallback"),
+        events=[e.get("type") for e in events],
+    )
     update: dict[str, Any] = {
         "steps": int(state.get("steps", 0)) + 1,
         "last_result": result,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from agent.context import Context
-from agent.nodes.base import describe_element, graph_node
+from agent.nodes.base import graph_node, history_item
 from agent.safety import analyze_action
 from agent.state import AgentState
 
@@ -34,18 +34,9 @@ async def safety(state: AgentState, ctx: Context) -> dict[str, Any]:
         message = "; ".join(verdict["reasons"])
         update.update(
             history=[
-                {
-                    "step": int(state.get("steps", 0)),
-                    "plan_step": state.get("current_step"),
-                    "action": action.get("action"),
-                    "element_id": action.get("element_id"),
-                    "target": describe_element(observation, action.get("element_id")),
-                    "args": action.get("args") or {},
-                    "status": "failure",
-                    "error_type": "navigation_blocked",
-                    "message": message,
-                    "url": state.get("url", ""),
-                }
+                history_item(
+                    state, action, status="failure", error_type="navigation_blocked", message=message
+                )
             ],
             errors=int(state.get("errors", 0)) + 1,
             plan=[],

@@ -17,7 +17,7 @@ from agent.nodes.planner import plan_timeout, usage_update
 from agent.planning.base import TranslateRequest
 from agent.stages import allowed_actions
 from agent.state import AgentState
-from agent.types import ALL_ACTIONS, ELEMENT_ACTIONS
+from agent.types import ALL_ACTIONS, ELEMENT_ACTIONS, REQUIRED_ARGS
 
 
 def validate_action(action: Any, observation: dict[str, Any], allowed: list[str]) -> str | None:
@@ -39,15 +39,7 @@ def validate_action(action: Any, observation: dict[str, Any], allowed: list[str]
             return f"{name} needs the id of an observed element"
         if element_id not in {e.get("id") for e in observation.get("elements", [])}:
             return f"element {element_id} is not in the current observation"
-    required = {
-        "type": "text",
-        "select_option": "option",
-        "navigate": "url",
-        "search": "query",
-        "press_key": "key",
-        "switch_tab": "tab_id",
-    }
-    key = required.get(name)
+    key = REQUIRED_ARGS.get(name)
     if key and not str(args.get(key, "")).strip() and not (name == "type" and args.get(key) == ""):
         return f"{name} needs args.{key}"
     return None
