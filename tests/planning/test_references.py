@@ -67,3 +67,8 @@ def test_exact_case_breaks_a_tie():
     upper = _el(2, "link", "Eget", [10, 100, 40, 20])
     pick = choose(rank([lower, upper], "Eget"), "Eget")
     assert pick.status == "ok" and pick.element["id"] == 2
+
+
+def test_several_fields_at_once_are_not_understood():
+    parsed = parse_goal('Enter the password "yA" into both text fields and press submit.')
+    assert parsed.unknown

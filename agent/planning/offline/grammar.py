@@ -938,6 +938,9 @@ _KNOWN_FIELDS = (
 _CONTINUATIONS = {"address", "number", "name", "code", "field", "box", "id", "term", "into", "in", "to", "as"}
 
 
+_SEVERAL_FIELDS = re.compile(
+    r"\b(?:into|in|to)\s+(?:both|all|each|every)\b.*\b(?:fields?|box(?:es)?|inputs?|textbox(?:es)?)\b", re.I
+)
 #: Words that point at text instead of being it; the offline planner cannot resolve them, so it says so.
 _REFERENCE = re.compile(
     r"(?:it|that|this|them|those|these|the\s+same|(?:the|that|this)\s+(?:text|word|words|value|number|answer|"
@@ -947,6 +950,9 @@ _REFERENCE = re.compile(
 
 
 def _parse_type(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
+    if _SEVERAL_FIELDS.search(c):
+        return None  # one TypeText would fill one field and claim success: say it is not understood
+
     def make(t: str, f: str) -> list[Intent] | None:
         text = value(t, spans)
         field, _role = target_of(f, spans, FIELD_ROLES) if f else ("", "")
