@@ -311,6 +311,7 @@ async def resume_run(
         await _restart_clock(graph, config, paused_at=_last_activity(run_dir))
 
     first_input: Any = None
+    stranded = False
     config = {"configurable": {"thread_id": run_id}}
     async with AsyncSqliteSaver.from_conn_string(str(_checkpoint_path(run_dir))) as saver:
         graph = build_graph(checkpointer=saver)
@@ -320,6 +321,23 @@ async def resume_run(
             # output is saved as pending writes. Commit them (running nothing) so the run goes on from there.
             async for _ in graph.astream(None, config, context=ctx, interrupt_before="*", durability="sync"):
                 pass
+            snapshot = await graph.aget_state(config)
+        stranded = bool(
+            snapshot.values
+            and not snapshot.next
+            and not snapshot.values.get("terminal_type")
+            and not [i for task in snapshot.tasks for i in (task.interrupts or ())]
+        )
+        if stranded:
+            # Stopped between steps with nothing scheduled and no terminal (e.g. cancelled inside a node):
+            # go on from a fresh observation, which has no side effects, as if the last step had completed.
+            values = snapshot.values
+            spent = float(values.get("elapsed_before", 0.0)) + max(
+                0.0, _last_activity(run_dir) - float(values.get("started_at") or time.time())
+            )
+            await graph.aupdate_state(
+                config, {"elapsed_before": spent, "started_at": time.time()}, as_node="progress"
+            )
             snapshot = await graph.aget_state(config)
     if not snapshot.values:
         raise RunNotFoundError(f"run {run_id} has no saved state")
@@ -343,7 +361,7 @@ async def resume_run(
             write_status(run_dir, "finished", terminal_type=values.get("terminal_type"))
         return _saved_result(run_dir) or result_object(values)
     return await _run_with_checkpointer(
-        run_id, run_dir, ctx, first_input, on_event, on_interrupt, restart_clock
+        run_id, run_dir, ctx, first_input, on_event, on_interrupt, None if stranded else restart_clock
     )
 
 
