@@ -12,36 +12,64 @@ GOAL_FAILED = "goal_failed"
 LOOP_STUCK = "loop_stuck"
 BUDGET_EXHAUSTED = "budget_exhausted"
 
+# Terminal reasons, one constant each: code outside this module names a reason only through these.
+ANSWER_FOUND = "answer_found"
+ACTION_VERIFIED = "action_verified"
+INSUFFICIENT_KNOWLEDGE = "insufficient_knowledge"
+ANSWER_NOT_FOUND = "answer_not_found"
+ANSWER_NOT_GROUNDED = "answer_not_grounded"
+STAGE_NOT_ADVANCED = "stage_not_advanced"
+ACTION_REJECTED = "action_rejected"
+USER_DECLINED = "user_declined"
+USER_INPUT_REQUIRED = "user_input_required"
+NAVIGATION_BLOCKED = "navigation_blocked"
+MODEL_ERROR = "model_error"
+INVALID_ACTION = "invalid_action"
+BROWSER_ERROR = "browser_error"
+NODE_ERROR = "node_error"
+INVALID_GOAL = "invalid_goal"
+UNVERIFIED = "unverified"
+WORLD_FROZEN = "world_frozen"
+REPEATED_ACTION = "repeated_action"
+MAX_STEPS = "max_steps"
+MAX_SECONDS = "max_seconds"
+MAX_PLANNER_CALLS = "max_planner_calls"
+MAX_FAILURES = "max_failures"
+MAX_TOKENS = "max_tokens"
+MAX_COST = "max_cost"
+RECURSION_LIMIT = "recursion_limit"
+
 #: reason -> terminal type. Documented in the README ("How a run ends").
 TERMINAL_REASONS: dict[str, str] = {
     # goal_satisfied
-    "answer_found": GOAL_SATISFIED,  # a question was answered from text observed on the page
-    "action_verified": GOAL_SATISFIED,  # the requested actions ran and the page shows their effect
+    ANSWER_FOUND: GOAL_SATISFIED,  # a question was answered from text observed on the page
+    ACTION_VERIFIED: GOAL_SATISFIED,  # the requested actions ran and the page shows their effect
     # goal_failed
-    "insufficient_knowledge": GOAL_FAILED,  # the planner does not understand the goal or cannot find the answer
-    "answer_not_found": GOAL_FAILED,  # the page was scanned and the answer is not there
-    "answer_not_grounded": GOAL_FAILED,  # the claimed answer does not appear in anything observed
-    "stage_not_advanced": GOAL_FAILED,  # completion claimed without evidence of progress
-    "action_rejected": GOAL_FAILED,  # the steps ran but the page answered with an error message
-    "user_declined": GOAL_FAILED,  # a risky action was denied (by the user or the confirm policy)
-    "user_input_required": GOAL_FAILED,  # the agent needed to ask the user and prompts are off
-    "navigation_blocked": GOAL_FAILED,  # the start page or a required navigation was refused or unreachable
-    "model_error": GOAL_FAILED,  # the model server failed or kept replying with invalid output
-    "invalid_action": GOAL_FAILED,  # disallowed or malformed actions, even after the single retry
-    "browser_error": GOAL_FAILED,  # the browser could not be started or crashed
-    "node_error": GOAL_FAILED,  # an unexpected exception inside a graph node (recorded with its message)
-    "invalid_goal": GOAL_FAILED,  # empty or unusable goal text
+    INSUFFICIENT_KNOWLEDGE: GOAL_FAILED,  # the planner does not understand the goal or cannot find the answer
+    ANSWER_NOT_FOUND: GOAL_FAILED,  # the page was scanned and the answer is not there
+    ANSWER_NOT_GROUNDED: GOAL_FAILED,  # the claimed answer does not appear in anything observed
+    STAGE_NOT_ADVANCED: GOAL_FAILED,  # completion claimed without evidence of progress
+    ACTION_REJECTED: GOAL_FAILED,  # the steps ran but the page answered with an error message
+    USER_DECLINED: GOAL_FAILED,  # a risky action was denied (by the user or the confirm policy)
+    USER_INPUT_REQUIRED: GOAL_FAILED,  # the agent needed to ask the user and prompts are off
+    NAVIGATION_BLOCKED: GOAL_FAILED,  # the start page or a required navigation was refused or unreachable
+    MODEL_ERROR: GOAL_FAILED,  # the model server failed or kept replying with invalid output
+    INVALID_ACTION: GOAL_FAILED,  # disallowed or malformed actions, even after the single retry
+    BROWSER_ERROR: GOAL_FAILED,  # the browser could not be started or crashed
+    NODE_ERROR: GOAL_FAILED,  # an unexpected exception inside a graph node (recorded with its message)
+    INVALID_GOAL: GOAL_FAILED,  # empty or unusable goal text
+    UNVERIFIED: GOAL_FAILED,  # the agent acted but could not prove from the page that the goal is met
     # loop_stuck
-    "world_frozen": LOOP_STUCK,  # actions keep changing nothing (URL, DOM and candidates unchanged)
-    "repeated_action": LOOP_STUCK,  # the same action on the same element and URL, again and again
+    WORLD_FROZEN: LOOP_STUCK,  # actions keep changing nothing (URL, DOM and candidates unchanged)
+    REPEATED_ACTION: LOOP_STUCK,  # the same action on the same element and URL, again and again
     # budget_exhausted
-    "max_steps": BUDGET_EXHAUSTED,
-    "max_seconds": BUDGET_EXHAUSTED,
-    "max_planner_calls": BUDGET_EXHAUSTED,
-    "max_failures": BUDGET_EXHAUSTED,
-    "max_tokens": BUDGET_EXHAUSTED,
-    "max_cost": BUDGET_EXHAUSTED,
-    "recursion_limit": BUDGET_EXHAUSTED,
+    MAX_STEPS: BUDGET_EXHAUSTED,
+    MAX_SECONDS: BUDGET_EXHAUSTED,
+    MAX_PLANNER_CALLS: BUDGET_EXHAUSTED,
+    MAX_FAILURES: BUDGET_EXHAUSTED,
+    MAX_TOKENS: BUDGET_EXHAUSTED,
+    MAX_COST: BUDGET_EXHAUSTED,
+    RECURSION_LIMIT: BUDGET_EXHAUSTED,
 }
 
 TERMINAL_TYPES: tuple[str, ...] = (GOAL_SATISFIED, GOAL_FAILED, LOOP_STUCK, BUDGET_EXHAUSTED)
@@ -58,10 +86,10 @@ def normalize(terminal_type: str | None, reason: str | None) -> tuple[str, str]:
         return TERMINAL_REASONS[reason], reason
     if terminal_type in TERMINAL_TYPES:
         fallback = {
-            GOAL_SATISFIED: "action_verified",
-            GOAL_FAILED: "node_error",
-            LOOP_STUCK: "world_frozen",
-            BUDGET_EXHAUSTED: "max_steps",
+            GOAL_SATISFIED: ACTION_VERIFIED,
+            GOAL_FAILED: NODE_ERROR,
+            LOOP_STUCK: WORLD_FROZEN,
+            BUDGET_EXHAUSTED: MAX_STEPS,
         }[terminal_type]
         return terminal_type, fallback
-    return GOAL_FAILED, "node_error"
+    return GOAL_FAILED, NODE_ERROR
