@@ -29,8 +29,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from agent.config import ConfigError, load_context
+from agent.config import ConfigError, LoadedSettings, load_context, load_settings
 from agent.context import Context
+from agent.settings_checks import check_browser_executable, check_ready_to_run
+from agent.settings_rules import page_url
 
 EXIT_OK, EXIT_NOT_SATISFIED, EXIT_USAGE = 0, 1, 2
 EXIT_SIGINT, EXIT_SIGTERM = 130, 143
@@ -58,23 +60,14 @@ def _positive_int(text: str) -> int:
     return value
 
 
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0 or value != value or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
-    return value
-
-
 def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--start-url", help="page to open before the first step")
-    p.add_argument("--planner", choices=["auto", "rules", "openai"], help="planning backend (default: auto)")
+    p.add_argument("--planner", metavar="{auto,rules,openai}", help="planning backend (default: auto)")
     p.add_argument("--model", help="model name for the openai backend")
     p.add_argument("--base-url", help="OpenAI-compatible server URL (vLLM, Ollama, llama.cpp ...)")
-    p.add_argument("--max-steps", type=_positive_int, help="most browser actions the run may take (>= 1)")
-    p.add_argument("--max-seconds", type=_positive_float, help="wall-clock budget in seconds")
+    # Setting values stay text here: agent.settings_rules validates flags, env and files alike.
+    p.add_argument("--max-steps", help="most browser actions the run may take (>= 1)")
+    p.add_argument("--max-seconds", help="wall-clock budget in seconds (> 0)")
     p.add_argument("--headed", action="store_true", help="show the browser window")
     p.add_argument("--yes", action="store_true", help="approve risky actions without asking")
     p.add_argument(
@@ -85,7 +78,7 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--record-dir", help="where runs/<run_id>/ are written (default: runs)")
     p.add_argument("--run-id", help="id of the new run (default: generated; letters, digits, . _ -)")
     p.add_argument("--config", help="YAML settings file")
-    p.add_argument("--screenshots", choices=["never", "on_demand", "every_step"], help="screenshot mode")
+    p.add_argument("--screenshots", metavar="{never,on_demand,every_step}", help="screenshot mode")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -137,7 +130,27 @@ def _stdin_is_tty() -> bool:
         return False
 
 
-def context_from_args(args: argparse.Namespace) -> Context:
+#: The flag that sets each setting, for naming the source in error messages.
+FLAG_OF_SETTING = {
+    "start_url": "--start-url",
+    "planner": "--planner",
+    "model": "--model",
+    "base_url": "--base-url",
+    "max_steps": "--max-steps",
+    "max_seconds": "--max-seconds",
+    "record_dir": "--record-dir",
+    "screenshot_mode": "--screenshots",
+    "run_id": "--run-id",
+    "headless": "--headed",
+    "confirm_policy": "--yes",
+}
+
+
+def settings_from_args(args: argparse.Namespace, **fixed: Any) -> LoadedSettings:
+    """The validated settings of a command: its flags over env over ``--config`` over the defaults.
+
+    ``fixed`` are values the command itself imposes (the demo's planner), named as "command line".
+    """
     overrides: dict[str, Any] = {
         "start_url": getattr(args, "start_url", None),
         "planner": getattr(args, "planner", None),
@@ -153,14 +166,38 @@ def context_from_args(args: argparse.Namespace) -> Context:
         overrides["headless"] = False
     if getattr(args, "yes", False):
         overrides["confirm_policy"] = "auto"
-    ctx = load_context(config_file=getattr(args, "config", None), overrides=overrides)
+    sources = {key: f"flag {flag}" for key, flag in FLAG_OF_SETTING.items()}
+    for key, value in fixed.items():
+        if overrides.get(key) is None:
+            overrides[key] = value
+            sources[key] = "command line"
+    settings = load_settings(
+        config_file=getattr(args, "config", None), overrides=overrides, override_sources=sources
+    )
+    ctx = settings.context
     if ctx.run_id is not None:
         from agent.records import valid_run_id
 
         if not valid_run_id(ctx.run_id):
-            raise ConfigError(f"run id {ctx.run_id!r} is not valid (letters, digits, '.', '_', '-'; no '..')")
+            raise ConfigError(
+                f"setting 'run_id' from {settings.source_of('run_id')}: run id {ctx.run_id!r} is not valid "
+                "(letters, digits, '.', '_', '-'; no '..')"
+            )
     # A person at a terminal can answer confirm/ask_user prompts; otherwise they deny/stop (see confirm node).
-    return replace(ctx, interactive=_stdin_is_tty() and not getattr(args, "no_input", False))
+    settings.context = replace(ctx, interactive=_stdin_is_tty() and not getattr(args, "no_input", False))
+    return settings
+
+
+def context_from_args(args: argparse.Namespace) -> Context:
+    """The validated Context of ``run``'s flags (see :func:`settings_from_args`)."""
+    return settings_from_args(args).context
+
+
+def checked_settings(args: argparse.Namespace, **fixed: Any) -> Context:
+    """Settings validated and checked against this machine (record dir, key, executables): before any browser."""
+    settings = settings_from_args(args, **fixed)
+    check_ready_to_run(settings.context, settings.source_of)
+    return settings.context
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -392,7 +429,7 @@ async def cmd_run(args: argparse.Namespace) -> int:
     from agent.runner import RunBusyError, prepare_run, run_goal
 
     _stop_on_sigterm()
-    ctx = context_from_args(args)
+    ctx = checked_settings(args)
     if ctx.run_id and (Path(ctx.record_dir) / ctx.run_id).exists():
         print(
             f"error: run {ctx.run_id} already exists under {ctx.record_dir} (resume it, or pick another id)",
@@ -496,12 +533,28 @@ def cmd_runs(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def observe_target(raw: str) -> str:
+    """What ``observe`` opens: a local file as given, else the URL normalised exactly as ``--start-url`` is."""
+    text = raw.strip()
+    if text.lower().startswith(("file:", "about:")) or (text and Path(text).expanduser().exists()):
+        return text
+    try:
+        return page_url(text)
+    except ValueError as exc:
+        raise ConfigError(f"observe URL {raw!r}: {' '.join(str(exc).split())}") from None
+
+
 async def cmd_observe(args: argparse.Namespace) -> int:
     from agent.dom.cli_support import observe_url
 
-    ctx = load_context(config_file=args.config)
+    settings = load_settings(config_file=args.config)
+    check_browser_executable(settings.context.browser_executable, settings.source_of("browser_executable"))
     code, output = await observe_url(
-        args.url, json_output=args.json, screenshot=args.screenshot, goal=args.goal, ctx=ctx
+        observe_target(args.url),
+        json_output=args.json,
+        screenshot=args.screenshot,
+        goal=args.goal,
+        ctx=settings.context,
     )
     stream = sys.stdout if code == 0 else sys.stderr
     print(output, file=stream)
@@ -514,16 +567,9 @@ async def cmd_demo(args: argparse.Namespace) -> int:
 
     _stop_on_sigterm()
     goal = args.goal or DEMO_GOAL
+    ctx = checked_settings(args, planner="rules", headless=not args.headed, screenshot_mode="every_step")
     server = serve_demo()
     try:
-        ctx = load_context(
-            overrides={
-                "planner": "rules",
-                "record_dir": args.record_dir,
-                "headless": not args.headed,
-                "screenshot_mode": "every_step",
-            }
-        )
         ctx = replace(ctx, interactive=False, start_url=server.base_url + "/")
         ctx, run_dir = prepare_run(ctx)
         _track(str(ctx.run_id), ctx.record_dir, args.json)
