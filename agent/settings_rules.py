@@ -204,7 +204,7 @@ def _prepare(key: str, value: Any) -> Any:
         raise ValueError("expected a number, not true/false")
     if kind in ("text", "choice", "list") and isinstance(value, dict):
         raise ValueError("expected text, not a mapping")
-    if kind == "text" and (isinstance(value, bool) or isinstance(value, list | tuple)):
+    if kind == "text" and isinstance(value, bool | list | tuple):
         raise ValueError("expected text")
     if kind == "choice":
         if isinstance(value, bool) and {"off", "on"} <= set(choices):
