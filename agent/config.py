@@ -23,7 +23,6 @@ __all__ = [
     "ENV_PREFIX",
     "ConfigError",
     "LoadedSettings",
-    "coerce",
     "context_from_any",
     "defaults_as_dict",
     "load_context",
@@ -36,11 +35,6 @@ __all__ = [
 ENV_PREFIX = "WAYFINDER_"
 #: The bundled defaults file; the repo's configs/default.yaml mirrors it for people who read configs/.
 DEFAULT_CONFIG = Path(__file__).resolve().parent.parent / "configs" / "default.yaml"
-
-
-def coerce(key: str, value: Any, source: str) -> Any:
-    """Validate ``value`` for Context field ``key`` (see :func:`agent.settings_rules.validate_setting`)."""
-    return validate_setting(key, value, source)
 
 
 class LoadedSettings:
@@ -148,17 +142,13 @@ def load_settings(
     """The validated Context for a run with the documented precedence, and each value's source."""
     values: dict[str, Any] = {}
     sources: dict[str, str] = {}
-    if DEFAULT_CONFIG.exists():
-        for layer in (_read_file_with_sources(DEFAULT_CONFIG, "defaults file"),):
-            values.update(layer[0])
-            sources.update(layer[1])
+    layers = [_read_file_with_sources(DEFAULT_CONFIG, "defaults file")] if DEFAULT_CONFIG.exists() else []
     if config_file is not None:
-        file_values, file_sources = _read_file_with_sources(config_file, "--config")
-        values.update(file_values)
-        sources.update(file_sources)
-    env_values, env_sources = _env_with_sources(env)
-    values.update(env_values)
-    sources.update(env_sources)
+        layers.append(_read_file_with_sources(config_file, "--config"))
+    layers.append(_env_with_sources(env))
+    for layer_values, layer_sources in layers:
+        values.update(layer_values)
+        sources.update(layer_sources)
     for key, value in (overrides or {}).items():
         if value is not None:
             source = (override_sources or {}).get(key, "command line")

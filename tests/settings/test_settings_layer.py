@@ -181,3 +181,13 @@ def test_context_from_any_reads_parent_settings_and_names_what_it_cannot_use():
         context_from_any(3)
     assert context_from_any(None) == Context()
     assert context_from_any({"max_steps": "4"}).max_steps == 4
+
+
+def test_defaults_file_is_the_generated_text():
+    """configs/default.yaml documents every setting and its valid values: regenerate it when a rule changes."""
+    from agent.config import DEFAULT_CONFIG, render_defaults_yaml
+    from agent.settings_rules import _RULE_WORDS, _RULES
+
+    assert DEFAULT_CONFIG.read_text(encoding="utf-8") == render_defaults_yaml()
+    assert set(_RULES) <= set(NAMES) and set(_RULE_WORDS) <= set(NAMES)
+    assert set(_RULES) - {"allowed_domains", "blocked_domains"} <= set(_RULE_WORDS)
