@@ -29,8 +29,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from agent.config import ConfigError, load_context
+from agent.cli_settings import (  # noqa: F401 - context_from_args is part of the CLI's API
+    checked_settings,
+    context_from_args,
+    observe_target,
+    stdin_is_tty,
+)
+from agent.config import ConfigError, load_context, load_settings
 from agent.context import Context
+from agent.settings_checks import check_browser_executable
 
 EXIT_OK, EXIT_NOT_SATISFIED, EXIT_USAGE = 0, 1, 2
 EXIT_SIGINT, EXIT_SIGTERM = 130, 143
@@ -58,23 +65,14 @@ def _positive_int(text: str) -> int:
     return value
 
 
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0 or value != value or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
-    return value
-
-
 def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--start-url", help="page to open before the first step")
-    p.add_argument("--planner", choices=["auto", "rules", "openai"], help="planning backend (default: auto)")
+    p.add_argument("--planner", metavar="{auto,rules,openai}", help="planning backend (default: auto)")
     p.add_argument("--model", help="model name for the openai backend")
     p.add_argument("--base-url", help="OpenAI-compatible server URL (vLLM, Ollama, llama.cpp ...)")
-    p.add_argument("--max-steps", type=_positive_int, help="most browser actions the run may take (>= 1)")
-    p.add_argument("--max-seconds", type=_positive_float, help="wall-clock budget in seconds")
+    # Setting values stay text here: agent.settings_rules validates flags, env and files alike.
+    p.add_argument("--max-steps", help="most browser actions the run may take (>= 1)")
+    p.add_argument("--max-seconds", help="wall-clock budget in seconds (> 0)")
     p.add_argument("--headed", action="store_true", help="show the browser window")
     p.add_argument("--yes", action="store_true", help="approve risky actions without asking")
     p.add_argument(
@@ -85,7 +83,7 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--record-dir", help="where runs/<run_id>/ are written (default: runs)")
     p.add_argument("--run-id", help="id of the new run (default: generated; letters, digits, . _ -)")
     p.add_argument("--config", help="YAML settings file")
-    p.add_argument("--screenshots", choices=["never", "on_demand", "every_step"], help="screenshot mode")
+    p.add_argument("--screenshots", metavar="{never,on_demand,every_step}", help="screenshot mode")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -128,39 +126,6 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--headed", action="store_true")
     demo.add_argument("--record-dir", help="where runs/<run_id>/ are written (default: runs)")
     return parser
-
-
-def _stdin_is_tty() -> bool:
-    try:
-        return sys.stdin is not None and sys.stdin.isatty()
-    except (AttributeError, ValueError):
-        return False
-
-
-def context_from_args(args: argparse.Namespace) -> Context:
-    overrides: dict[str, Any] = {
-        "start_url": getattr(args, "start_url", None),
-        "planner": getattr(args, "planner", None),
-        "model": getattr(args, "model", None),
-        "base_url": getattr(args, "base_url", None),
-        "max_steps": getattr(args, "max_steps", None),
-        "max_seconds": getattr(args, "max_seconds", None),
-        "record_dir": getattr(args, "record_dir", None),
-        "screenshot_mode": getattr(args, "screenshots", None),
-        "run_id": getattr(args, "run_id", None),
-    }
-    if getattr(args, "headed", False):
-        overrides["headless"] = False
-    if getattr(args, "yes", False):
-        overrides["confirm_policy"] = "auto"
-    ctx = load_context(config_file=getattr(args, "config", None), overrides=overrides)
-    if ctx.run_id is not None:
-        from agent.records import valid_run_id
-
-        if not valid_run_id(ctx.run_id):
-            raise ConfigError(f"run id {ctx.run_id!r} is not valid (letters, digits, '.', '_', '-'; no '..')")
-    # A person at a terminal can answer confirm/ask_user prompts; otherwise they deny/stop (see confirm node).
-    return replace(ctx, interactive=_stdin_is_tty() and not getattr(args, "no_input", False))
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -392,7 +357,7 @@ async def cmd_run(args: argparse.Namespace) -> int:
     from agent.runner import RunBusyError, prepare_run, run_goal
 
     _stop_on_sigterm()
-    ctx = context_from_args(args)
+    ctx = checked_settings(args)
     if ctx.run_id and (Path(ctx.record_dir) / ctx.run_id).exists():
         print(
             f"error: run {ctx.run_id} already exists under {ctx.record_dir} (resume it, or pick another id)",
@@ -432,7 +397,7 @@ async def cmd_resume(args: argparse.Namespace) -> int:
     except (RunNotFoundError, RunBusyError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    interactive = _stdin_is_tty() and not args.no_input
+    interactive = stdin_is_tty() and not args.no_input
     overrides: dict[str, Any] = {"interactive": interactive}
     if args.yes:
         overrides["confirm_policy"] = "auto"
@@ -499,9 +464,14 @@ def cmd_runs(args: argparse.Namespace) -> int:
 async def cmd_observe(args: argparse.Namespace) -> int:
     from agent.dom.cli_support import observe_url
 
-    ctx = load_context(config_file=args.config)
+    settings = load_settings(config_file=args.config)
+    check_browser_executable(settings.context.browser_executable, settings.source_of("browser_executable"))
     code, output = await observe_url(
-        args.url, json_output=args.json, screenshot=args.screenshot, goal=args.goal, ctx=ctx
+        observe_target(args.url),
+        json_output=args.json,
+        screenshot=args.screenshot,
+        goal=args.goal,
+        ctx=settings.context,
     )
     stream = sys.stdout if code == 0 else sys.stderr
     print(output, file=stream)
@@ -514,16 +484,9 @@ async def cmd_demo(args: argparse.Namespace) -> int:
 
     _stop_on_sigterm()
     goal = args.goal or DEMO_GOAL
+    ctx = checked_settings(args, planner="rules", headless=not args.headed, screenshot_mode="every_step")
     server = serve_demo()
     try:
-        ctx = load_context(
-            overrides={
-                "planner": "rules",
-                "record_dir": args.record_dir,
-                "headless": not args.headed,
-                "screenshot_mode": "every_step",
-            }
-        )
         ctx = replace(ctx, interactive=False, start_url=server.base_url + "/")
         ctx, run_dir = prepare_run(ctx)
         _track(str(ctx.run_id), ctx.record_dir, args.json)

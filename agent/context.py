@@ -38,7 +38,9 @@ class Context:
     base_url: str | None = _d(
         None, "Base URL of an OpenAI-compatible server (vLLM, Ollama, llama.cpp). Empty means api.openai.com."
     )
-    api_key: str | None = _d(None, "API key; defaults to OPENAI_API_KEY. Local servers accept any value.")
+    api_key: str | None = _d(
+        None, "API key; defaults to OPENAI_API_KEY. Needed unless base_url is a local server."
+    )
     executor_model: str | None = _d(None, "Model for the translate (executor) node; defaults to `model`.")
     temperature: float = _d(0.0, "Sampling temperature for both prompts.")
     structured_output_method: Literal["json_schema", "function_calling", "json_mode"] = _d(

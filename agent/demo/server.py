@@ -1,7 +1,9 @@
 """Serve the bundled demo site, and the goals the demo runs.
 
 ``serve_demo()`` returns a started :class:`~agent.util.static_server.StaticServer` on 127.0.0.1; the caller
-stops it. ``python -m agent.demo.server [PORT]`` serves the site for a look in a normal browser.
+stops it. The pages in ``site/`` hold only their own content: each extends ``templates/layout.html`` (head,
+header, navigation, footer written once) and the server renders it per request, so a browser still gets plain,
+complete HTML at the same URLs. ``python -m agent.demo.server [PORT]`` serves the site for a look in a normal browser.
 
 The site's facts the goals rely on (kept in step with ``site/assets/app.js`` and ``site/data/catalog.json``,
 and checked by ``tests/demo``): the demo account is ``demo`` / ``wayfinder``; its last order WF-10428 totals
@@ -14,10 +16,14 @@ import sys
 import time
 from pathlib import Path
 
-from agent.util.static_server import StaticServer
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from agent.util.static_server import Route, StaticServer
 
 #: The site's files (package data: html, css, js, json only).
 DEMO_ROOT = Path(__file__).parent / "site"
+#: The shared page shell the pages extend.
+DEMO_TEMPLATES = Path(__file__).parent / "templates"
 
 #: Where a demo run starts, relative to the server's base URL.
 DEMO_START_PATH = "/index.html"
@@ -45,11 +51,42 @@ DEMO_GOALS: list[str] = [
 ]
 
 
+def page_environment() -> Environment:
+    """Jinja2 over the page shell and the pages (autoescaped; blocks keep their own line breaks)."""
+    return Environment(
+        loader=FileSystemLoader([str(DEMO_TEMPLATES), str(DEMO_ROOT)]),
+        autoescape=select_autoescape(["html"]),
+        trim_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+def render_page(name: str, environment: Environment | None = None) -> str:
+    """The complete HTML of page ``name`` (``"cart.html"``), as a browser receives it."""
+    return (environment or page_environment()).get_template(name).render()
+
+
+def _page_route(environment: Environment, name: str) -> Route:
+    def route(_handler: object) -> tuple[int, dict[str, str], bytes]:
+        body = render_page(name, environment).encode("utf-8")
+        return 200, {"Content-Type": "text/html; charset=utf-8"}, body
+
+    return route
+
+
+def page_routes() -> dict[str, Route]:
+    """One route per page (and ``/`` for the home page), each rendering the page into the shared shell."""
+    environment = page_environment()
+    routes = {f"/{path.name}": _page_route(environment, path.name) for path in DEMO_ROOT.glob("*.html")}
+    routes["/"] = routes["/index.html"]
+    return routes
+
+
 def serve_demo(port: int = 0) -> StaticServer:
     """Start serving the demo site on 127.0.0.1 (``port=0`` picks a free port) and return the running server."""
-    if not (DEMO_ROOT / "index.html").is_file():
+    if not (DEMO_ROOT / "index.html").is_file() or not (DEMO_TEMPLATES / "layout.html").is_file():
         raise FileNotFoundError(f"the demo site is missing from the installed package: {DEMO_ROOT}")
-    return StaticServer(DEMO_ROOT, port=port).start()
+    return StaticServer(DEMO_ROOT, port=port, routes=page_routes()).start()
 
 
 def main(argv: list[str] | None = None) -> int:

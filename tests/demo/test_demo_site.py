@@ -25,6 +25,7 @@ from agent.demo import (
     DEMO_START_PATH,
     serve_demo,
 )
+from agent.demo.server import DEMO_TEMPLATES, page_routes, render_page
 
 REPO = Path(__file__).resolve().parents[2]
 CATALOG = json.loads((DEMO_ROOT / "data" / "catalog.json").read_text(encoding="utf-8"))["products"]
@@ -331,7 +332,7 @@ def test_site_is_static_offline_and_packaged():
     globs = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"][
         "package-data"
     ]["agent"]
-    files = [p for p in DEMO_ROOT.rglob("*") if p.is_file()]
+    files = [p for root in (DEMO_ROOT, DEMO_TEMPLATES) for p in root.rglob("*") if p.is_file()]
     assert files
     for path in files:
         rel = path.relative_to(DEMO_ROOT.parent.parent).as_posix()  # relative to the agent package
@@ -363,3 +364,38 @@ def test_goals_and_server():
             assert b"Wayfinder Demo Store" in response.read()
     finally:
         server.stop()
+
+
+PAGES = sorted(path.name for path in DEMO_ROOT.glob("*.html"))
+
+
+def test_pages_share_one_shell_and_are_complete_documents():
+    """Each page file holds only its content; what a browser gets is a whole document with the shared shell."""
+    shell = (DEMO_TEMPLATES / "layout.html").read_text(encoding="utf-8")
+    assert "site-header" in shell and "site-footer" in shell
+    assert len(PAGES) == 8 and set(page_routes()) == {"/", *(f"/{name}" for name in PAGES)}
+    for name in PAGES:
+        source = (DEMO_ROOT / name).read_text(encoding="utf-8")
+        assert "site-header" not in source and "site-footer" not in source, name
+        html = render_page(name)
+        assert html.startswith("<!doctype html>") and html.rstrip().endswith("</html>"), name
+        assert (
+            html.count('<header class="site-header">') == 1
+            and html.count('<footer class="site-footer">') == 1
+        )
+        assert html.count('aria-current="page"') <= 1, name
+        assert "{%" not in html and "{{" not in html, name
+
+
+def test_server_renders_pages_at_the_same_urls(demo_url):
+    with urllib.request.urlopen(demo_url + "/", timeout=5) as response:
+        root = response.read().decode("utf-8")
+        assert response.headers["Content-Type"].startswith("text/html")
+    with urllib.request.urlopen(demo_url + "/products.html?category=Office", timeout=5) as response:
+        products = response.read().decode("utf-8")
+    assert root == render_page("index.html")
+    assert products == render_page("products.html")
+    assert '<body data-page="products">' in products
+    assert '<a href="products.html" aria-current="page">Products</a>' in products
+    with urllib.request.urlopen(demo_url + "/assets/style.css", timeout=5) as response:
+        assert response.status == 200

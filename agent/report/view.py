@@ -1,0 +1,338 @@
+"""What the report shows, as plain data for ``templates/report.html`` (which does all escaping and markup).
+
+Each function prepares one part: the header (goal, outcome, answer, totals, problems), one step of the
+timeline as an ordered list of blocks (``{"kind": ...}``, one template macro per kind), and the raw trace
+rows. A new section is new data here plus a block in the template.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agent.report.loading import (
+    ARG_ORDER,
+    EVENT_FIELDS,
+    TERMINAL_LABELS,
+    LoadedRun,
+    as_dict,
+    as_text,
+    fmt_cost,
+    fmt_int,
+    fmt_seconds,
+    fmt_time,
+    image_sources,
+    load_run,
+    num,
+    short,
+)
+
+Block = dict[str, Any]
+
+
+def link(url: Any, limit: int = 160) -> Block | None:
+    """A URL to show: ``href`` only for http(s) (never javascript:, data: or file: from a page)."""
+    value = as_text(url)
+    if not value:
+        return None
+    href = value if value.lower().startswith(("http://", "https://")) else None
+    return {"href": href, "label": short(value, limit)}
+
+
+def badge(kind: str) -> Block:
+    """The terminal badge: CSS class, label and the raw terminal type."""
+    return {
+        "kind": kind,
+        "css": kind if kind in TERMINAL_LABELS else "unknown",
+        "label": TERMINAL_LABELS.get(kind, kind.replace("_", " ") if kind else "no ending recorded"),
+    }
+
+
+@dataclass
+class _Step:
+    key: int | None
+    records: list[dict[str, Any]] = field(default_factory=list)
+
+
+def group_steps(records: list[dict[str, Any]]) -> list[_Step]:
+    """Records grouped by ``step``, groups in order of first appearance."""
+    groups: dict[int | None, _Step] = {}
+    for record in records:
+        number = num(record.get("step"))
+        key = int(number) if number is not None else None
+        groups.setdefault(key, _Step(key)).records.append(record)
+    return list(groups.values())
+
+
+def terminal_of(loaded: LoadedRun) -> tuple[str, str]:
+    result = loaded.result or {}
+    kind, reason = as_text(result.get("terminal_type")), as_text(result.get("terminal_reason"))
+    if not kind:
+        for record in reversed(loaded.records):
+            if record.get("terminal_type"):
+                kind = as_text(record.get("terminal_type"))
+                reason = reason or as_text(record.get("terminal_reason"))
+                break
+    return kind, reason
+
+
+def totals(loaded: LoadedRun) -> list[tuple[str, str]]:
+    """(label, value) rows of the header: steps, time, tokens, calls, cost, start."""
+    result = loaded.result or {}
+    records = loaded.records
+    usage = as_dict(result.get("usage"))
+    from_trace = not usage and bool(records)
+    if from_trace:
+        usage = {}
+        for record in records:
+            for key, value in as_dict(record.get("usage")).items():
+                number = num(value)
+                if number is not None:
+                    usage[key] = usage.get(key, 0.0) + number
+    executed = sum(1 for r in records if isinstance(r.get("result"), dict))
+    step_count = num(result.get("steps"), default=float(executed) if records else None)
+    elapsed = num(result.get("elapsed_s"))
+    elapsed_note = ""
+    if elapsed is None:
+        stamps = [t for t in (num(r.get("ts")) for r in records) if t is not None]
+        if len(stamps) >= 2:
+            elapsed, elapsed_note = max(stamps) - min(stamps), " (from trace)"
+    suffix = " (summed from trace)" if from_trace else ""
+    tokens = num(usage.get("total_tokens"))
+    inputs, outputs = num(usage.get("input_tokens")), num(usage.get("output_tokens"))
+    token_text = fmt_int(tokens)
+    if inputs is not None or outputs is not None:
+        token_text += f" ({fmt_int(inputs)} in / {fmt_int(outputs)} out)"
+    rows = [
+        ("Steps", fmt_int(step_count)),
+        ("Elapsed", fmt_seconds(elapsed) + elapsed_note),
+        ("Tokens", token_text + suffix),
+        ("Model calls", fmt_int(num(usage.get("calls")))),
+        ("Cost", fmt_cost(num(usage.get("cost_usd"))) + suffix),
+    ]
+    if result.get("started_at") is not None:
+        rows.append(("Started", fmt_time(result.get("started_at"))))
+    elif records and num(records[0].get("ts")) is not None:
+        rows.append(("Started", fmt_time(records[0].get("ts"))))
+    return rows
+
+
+def action_view(action: dict[str, Any], result: dict[str, Any], record: dict[str, Any]) -> Block:
+    """The action of an attempt: name, element, target description, ordered args, reasoning."""
+    element = action.get("element_id", result.get("element_id"))
+    args = as_dict(action.get("args")) or as_dict(result.get("args"))
+    keys = [k for k in ARG_ORDER if k in args] + sorted(k for k in args if k not in ARG_ORDER)
+    return {
+        "name": as_text(action.get("action") or result.get("action")) or "?",
+        "element": None if element is None or element == "" else as_text(element),
+        "target": short(as_text(record.get("target") or action.get("target")), 200),
+        "args": [(k, short(args[k], 400)) for k in keys],
+        "reasoning": short(action.get("reasoning"), 1000) if action.get("reasoning") else "",
+    }
+
+
+def _event_view(event: Any) -> Block:
+    event_d = as_dict(event)
+    if not event_d:
+        return {"raw": short(event, 300)}
+    parts = [
+        {"link": link(event_d[k])} if k == "url" else {"text": short(event_d[k], 300)}
+        for k in EVENT_FIELDS
+        if event_d.get(k) not in (None, "")
+    ]
+    return {"type": as_text(event_d.get("type") or "event"), "parts": parts}
+
+
+def result_view(result: dict[str, Any]) -> Block:
+    """The outcome of an attempt: status, error type, time, message, fallback, extract, events, URL change."""
+    status = as_text(result.get("status")) or "unknown"
+    error = as_text(result.get("error_type"))
+    ms = num(result.get("execution_time_ms"))
+    events = result.get("events")
+    before, after = as_text(result.get("url_before")), as_text(result.get("url_after"))
+    return {
+        "status": status,
+        "css": status if status in ("success", "failure") else "unknown",
+        "error": error if error and error != "none" else "",
+        "ms": None if ms is None else int(ms),
+        "message": short(result.get("message"), 2000) if result.get("message") else "",
+        "fallback": as_text(result.get("fallback")) if result.get("fallback") else "",
+        "extracted": short(result.get("extracted"), 1000) if result.get("extracted") else "",
+        "events": [_event_view(e) for e in events] if isinstance(events, list) else [],
+        "moved": (link(before), link(after)) if after and before and after != before else None,
+    }
+
+
+def note_view(node: str, note: str) -> Block:
+    """A node's note; long or multi-line ones (tracebacks) collapse behind their first line."""
+    if "\n" not in note.strip() and len(note) <= 300:
+        return {"kind": "note", "node": node, "text": note, "collapsed": False}
+    lines = [line for line in note.strip().splitlines() if line.strip()]
+    summary = lines[-1] if lines and lines[0].startswith("Traceback") else (lines[0] if lines else "")
+    return {
+        "kind": "note",
+        "node": node,
+        "collapsed": True,
+        "summary": short(summary, 200),
+        "text": short(note, 20000),
+    }
+
+
+def _attempt_blocks(records: list[dict[str, Any]], statuses: list[str]) -> list[Block]:
+    blocks: list[Block] = []
+    executed = [as_dict(r.get("action")) for r in records if isinstance(r.get("result"), dict)]
+    for record in records:
+        action, result = as_dict(record.get("action")), as_dict(record.get("result"))
+        if action and not result and action in executed:
+            continue  # the translate node's proposal, shown once with its result below
+        if not (action or result):
+            if record.get("action") not in (None, "", {}):  # present but malformed: still show it
+                blocks.append({"kind": "malformed", "text": short(record.get("action"), 300)})
+            continue
+        attempt = {"kind": "attempt", "action": action_view(action, result, record), "result": None}
+        if result:
+            attempt["result"] = result_view(result)
+            statuses.append(as_text(result.get("status")))
+        blocks.append(attempt)
+    if not any(isinstance(r.get("action"), dict) or isinstance(r.get("result"), dict) for r in records):
+        blocks.append({"kind": "no_action"})
+    return blocks
+
+
+def _shots(records: list[dict[str, Any]], index: int, title: str, sources: dict[str, str]) -> list[Block]:
+    shots: list[Block] = []
+    seen: set[str] = set()
+    for record in records:
+        value = record.get("screenshot")
+        if not value or as_text(value) in seen:
+            continue
+        seen.add(as_text(value))
+        src = sources.get(as_text(value))
+        if src is None:
+            shots.append({"missing": short(value, 200)})
+            continue
+        shots.append(
+            {
+                "id": f"zoom-{index}-{len(seen)}",
+                "src": src,
+                "alt": f"Screenshot of {title.lower()} ({as_text(record.get('node')) or 'page'})",
+                "caption": short(value, 120),
+            }
+        )
+    return shots
+
+
+def step_view(step: _Step, index: int, sources: dict[str, str]) -> Block:
+    """One step of the timeline: its blocks in record order, its screenshots and its overall status."""
+    records = step.records
+    title = f"Step {step.key}" if step.key is not None else "Unnumbered records"
+    plan_steps: list[str] = []
+    for record in records:
+        plan = as_text(record.get("plan_step"))
+        if plan and plan not in plan_steps:
+            plan_steps.append(plan)
+    blocks: list[Block] = []
+    if plan_steps:
+        blocks.append({"kind": "plan", "entries": [short(p, 500) for p in plan_steps]})
+    statuses: list[str] = []
+    blocks += _attempt_blocks(records, statuses)
+    urls = [as_text(r.get("url")) for r in records if r.get("url")]
+    if urls:
+        blocks.append({"kind": "page", "link": link(urls[-1])})
+    endings: set[tuple[str, str]] = set()
+    for record in records:
+        if record.get("note"):
+            blocks.append(note_view(as_text(record.get("node")) or "note", as_text(record.get("note"))))
+        ending = (as_text(record.get("terminal_type")), as_text(record.get("terminal_reason")))
+        if any(ending) and ending not in endings:
+            endings.add(ending)
+            blocks.append({"kind": "terminal", "badge": badge(ending[0]), "reason": ending[1]})
+    timings = []
+    for record in records:
+        ms = num(record.get("node_ms"))
+        timings.append((as_text(record.get("node") or "?"), None if ms is None else int(ms)))
+    if timings:
+        blocks.append({"kind": "timings", "entries": timings})
+    return {
+        "title": title,
+        "anchor": f"step-{step.key}" if step.key is not None else "step-unnumbered",
+        "css": "failure" if "failure" in statuses else ("success" if statuses else "none"),
+        "status": statuses[-1] if statuses and statuses[-1] else "",
+        "blocks": blocks,
+        "shots": _shots(records, index, title, sources),
+    }
+
+
+def raw_rows(records: list[dict[str, Any]]) -> list[list[str]]:
+    """The raw trace table: one row of cell texts per record, the last cell the record as pretty JSON."""
+    if not records:
+        return []
+    first_ts = num(records[0].get("ts"))
+    rows = []
+    for record in records:
+        ts = num(record.get("ts"))
+        rel = f"+{ts - first_ts:.2f} s" if ts is not None and first_ts is not None else ""
+        action, result = as_dict(record.get("action")), as_dict(record.get("result"))
+        action_text = as_text(action.get("action"))
+        if action_text and action.get("element_id") is not None:
+            action_text += f" #{as_text(action.get('element_id'))}"
+        rows.append(
+            [
+                as_text(record.get("seq")),
+                rel,
+                as_text(record.get("node")),
+                as_text(record.get("stage")),
+                as_text(record.get("step")),
+                action_text,
+                as_text(result.get("status")),
+                as_text(record.get("node_ms")),
+                short(record.get("url"), 120),
+                short(record.get("note"), 200),
+                json.dumps(record, indent=2, ensure_ascii=False, default=str),
+            ]
+        )
+    return rows
+
+
+def header_view(run_dir: Path, loaded: LoadedRun) -> Block:
+    """The report's header: run id, goal, outcome, answer, totals, final URL and any missing records."""
+    result = loaded.result or {}
+    records = loaded.records
+    run_id = as_text(result.get("run_id")) or next(
+        (as_text(r["run_id"]) for r in records if r.get("run_id")), ""
+    )
+    kind, reason = terminal_of(loaded)
+    stop_reason = as_text(result.get("stop_reason")) if result.get("stop_reason") else ""
+    final_answer = result.get("final_answer")
+    final_url = as_text(result.get("url")) or next(
+        (as_text(r["url"]) for r in reversed(records) if r.get("url")), ""
+    )
+    return {
+        "run_id": run_id or run_dir.name,
+        "goal": as_text(result.get("goal")),
+        "badge": badge(kind),
+        "reason": reason,
+        "stop_reason": stop_reason if stop_reason != reason else "",
+        "answer_css": "answer" if kind == "goal_satisfied" else "answer answer-other",
+        "answer": None if final_answer in (None, "") else as_text(final_answer),
+        "show_answer": final_answer not in (None, "") or loaded.result is not None,
+        "totals": totals(loaded),
+        "final_url": link(final_url, 200),
+        "problems": loaded.problems,
+    }
+
+
+def report_view(run_dir: Path, embed_limit_bytes: int) -> Block:
+    """Everything the template needs for one run directory."""
+    loaded = load_run(run_dir)
+    sources = image_sources(run_dir, loaded.records, embed_limit_bytes)
+    return {
+        "header": header_view(run_dir, loaded),
+        "steps": [step_view(step, i, sources) for i, step in enumerate(group_steps(loaded.records))],
+        "raw_rows": raw_rows(loaded.records),
+        "record_count": len(loaded.records),
+        "generated": _dt.datetime.now(tz=_dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC"),
+    }
