@@ -75,7 +75,8 @@ class RunRecorder:
     def append(self, record: TraceRecord) -> bool:
         """Append a record unless its seq was already written. Returns True when written."""
         seq = int(record.get("seq", -1))
-        line = json.dumps(record, default=_json_default, ensure_ascii=False)
+        # ASCII-only JSON: page text may hold U+2028/U+0085, which str.splitlines() treats as line ends.
+        line = json.dumps(record, default=_json_default, ensure_ascii=True)
         with self._lock:
             if seq in self._seen:
                 return False
@@ -100,7 +101,7 @@ def read_trace(path: Path) -> list[dict[str, Any]]:
     if not path.exists():
         return []
     out = []
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+    for line in path.read_text(encoding="utf-8", errors="replace").split("\n"):
         line = line.strip()
         if not line:
             continue

@@ -63,7 +63,7 @@ def _load_trace(path: Path, problems: list[str]) -> list[dict[str, Any]]:
     except OSError as exc:
         problems.append(f"{TRACE_NAME} could not be read ({exc.__class__.__name__}: {exc}).")
         return []
-    lines = raw.splitlines()
+    lines = raw.split("\n")
     records: list[dict[str, Any]] = []
     bad: list[int] = []
     for number, line in enumerate(lines, start=1):
