@@ -33,10 +33,6 @@ from agent.browser.actions.dispatch import GRACE_S, MAX_WAIT_S, execute_action, 
 from agent.browser.actions.forms import KEY_ALIASES, match_option, normalize_key
 from agent.browser.actions.navigation import SEARCH_BOX_SELECTOR
 
-# The names the tests knew from the single-module days.
-_GRACE_S = GRACE_S
-_wait_seconds = wait_seconds
-
 __all__ = [
     "ELEMENT_ACTIONS",
     "GRACE_S",
