@@ -28,6 +28,7 @@ class BrowserClosedError(BrowserSessionError):
 
 
 def clip_message(text: str | None, limit: int = _MAX_MESSAGE) -> str:
+    """Page-provided text (dialog messages, file names) bounded for events."""
     text = text or ""
     return text if len(text) <= limit else text[: limit - 1] + "\u2026"
 

@@ -274,5 +274,6 @@ class TabsMixin(SessionState):
 
 
 def _origin(url: str) -> str | None:
+    """scheme://host[:port] of an http(s) URL (whose storage reset() clears), else None."""
     match = re.match(r"^(https?://[^/?#]+)", url or "")
     return match.group(1) if match else None

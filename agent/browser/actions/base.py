@@ -42,10 +42,12 @@ class Outcome:
 
 
 def ok(message: str, **kw: Any) -> Outcome:
+    """A success with the message the planner reads."""
     return Outcome("success", "none", message, **kw)
 
 
 def fail(error_type: str, message: str) -> Outcome:
+    """A failure of ``error_type`` with the message the planner reads."""
     return Outcome("failure", error_type, message)
 
 
@@ -78,12 +80,14 @@ class ActionRun:
 
 
 def short_error(exc: BaseException) -> str:
+    """The first line of an exception's text, bounded: Playwright messages carry long call logs."""
     text = str(exc).strip() or type(exc).__name__
     first = text.splitlines()[0]
     return first[:300]
 
 
 def is_timeout(exc: BaseException) -> bool:
+    """An asyncio timeout or Playwright's own TimeoutError (matched by name: no Playwright import)."""
     return isinstance(exc, asyncio.TimeoutError) or type(exc).__name__ == "TimeoutError"
 
 

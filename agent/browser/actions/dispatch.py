@@ -40,6 +40,7 @@ Handler = Callable[[ActionRun], Awaitable[Outcome]]
 
 
 def bound_for(name: str, options: Any, args: dict[str, Any]) -> float:
+    """The time bound of one action: navigation, the wait itself plus 1 s, or the element-action bound."""
     if name in NAVIGATION_ACTIONS:
         return float(options.navigation_timeout_s)
     if name == "wait":
@@ -48,6 +49,7 @@ def bound_for(name: str, options: Any, args: dict[str, Any]) -> float:
 
 
 def wait_seconds(args: dict[str, Any]) -> tuple[float, bool]:
+    """The seconds ``wait`` asked for, clamped to [0, MAX_WAIT_S], and whether it was clamped."""
     try:
         seconds = float(args.get("seconds", 1.0))
     except (TypeError, ValueError):
@@ -57,6 +59,7 @@ def wait_seconds(args: dict[str, Any]) -> tuple[float, bool]:
 
 
 async def _safe_url(session: BrowserSession) -> str:
+    """The active tab's URL, or '' when there is none (a dead browser must not fail the result)."""
     try:
         return session.page.url
     except Exception:
@@ -157,6 +160,7 @@ async def _guarded(handler: Handler, run: ActionRun) -> Outcome:
 
 
 async def wait_action(run: ActionRun) -> Outcome:
+    """Sleep as asked (bounded): for a page that needs time nothing else can give it."""
     seconds, clamped = wait_seconds(run.args)
     await asyncio.sleep(seconds)
     note = f" (capped at {MAX_WAIT_S:.0f}s)" if clamped else ""

@@ -36,10 +36,12 @@ Attempt = Callable[[Any, str], Awaitable[Outcome]]
 
 
 async def element_state(locator: Any, run: ActionRun) -> dict[str, Any]:
+    """What the element is now (agent/browser/js/element_state.js)."""
     return await locator.evaluate(browser_script("element_state"), timeout=run.ms(1.5))
 
 
 async def precheck(locator: Any, run: ActionRun, what: str) -> dict[str, Any]:
+    """The element's state; a disabled element ends the action at once (no fallback enables it)."""
     state = await element_state(locator, run)
     if state.get("disabled"):
         raise ActionFailed(

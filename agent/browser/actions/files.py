@@ -14,6 +14,7 @@ from agent.browser.filenames import safe_filename
 
 
 async def screenshot_action(run: ActionRun) -> Outcome:
+    """Save a screenshot under the run's screenshots folder (a requested name is sanitized)."""
     session = run.session
     requested = str(run.args.get("path") or "").strip()
     name = safe_filename(requested, default="") if requested else ""

@@ -49,10 +49,12 @@ KEY_ALIASES: dict[str, str] = {
 
 
 async def field_value(locator: Any, run: ActionRun) -> str:
+    """What the field holds now, to verify that typing landed."""
     return str(await locator.evaluate(browser_script("field_value"), timeout=run.ms(1.0)))
 
 
 def _holds(value: str, text: str, clear: bool) -> bool:
+    """The field shows the typed text (whole, or at its end when appending); whitespace is forgiven."""
     squash = lambda s: re.sub(r"\s+", " ", s).strip()  # noqa: E731
     if clear:
         return value == text or squash(value) == squash(text)
@@ -60,6 +62,7 @@ def _holds(value: str, text: str, clear: bool) -> bool:
 
 
 async def type_action(run: ActionRun) -> Outcome:
+    """Type (replace, or append with clear=false) into a text field, verify it, optionally press Enter."""
     text = run.args.get("text")
     if text is None:
         return fail("unknown", "type needs args.text")
@@ -108,6 +111,7 @@ async def type_action(run: ActionRun) -> Outcome:
 
 
 def _norm(text: str) -> str:
+    """Whitespace-collapsed, case-folded text for comparing option labels."""
     return re.sub(r"\s+", " ", text or "").strip().casefold()
 
 
@@ -142,6 +146,7 @@ def match_option(wanted: str, options: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 async def select_action(run: ActionRun) -> Outcome:
+    """Pick an option of a <select> (or of a custom dropdown) by label or value, and verify it."""
     wanted = run.args.get("option", run.args.get("text"))
     if wanted is None or str(wanted).strip() == "":
         return fail("unknown", "select_option needs args.option (a visible label or a value)")
@@ -219,6 +224,7 @@ def normalize_key(key: str) -> str:
 
 
 async def press_key_action(run: ActionRun) -> Outcome:
+    """Press a key (or chord) on an element, or on the page when no element is given."""
     raw = str(run.args.get("key") or "").strip()
     if not raw:
         return fail("unknown", "press_key needs args.key")

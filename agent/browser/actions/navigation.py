@@ -38,6 +38,7 @@ SEARCH_BOX_SELECTOR = ", ".join(
 
 
 def _net_error(message: str) -> str | None:
+    """Chromium's net::ERR_* code in a Playwright error message, if any."""
     match = re.search(r"net::(ERR_[A-Z_]+)", message)
     return match.group(1) if match else None
 
@@ -90,12 +91,14 @@ async def _goto(run: ActionRun, url: str) -> Outcome:
 
 
 def _blocked_since(run: ActionRun) -> str | None:
+    """Why the domain guard refused a navigation during this action, if it did."""
     for entry in run.session.blocked_since(run.mark):
         return f"blocked {entry['url']}: {entry['reason']}"
     return None
 
 
 async def navigate_action(run: ActionRun) -> Outcome:
+    """Open a URL in the active tab after the scheme and domain checks."""
     raw = str(run.args.get("url") or "")
     options = run.options
     check = check_navigation(
@@ -107,6 +110,7 @@ async def navigate_action(run: ActionRun) -> Outcome:
 
 
 async def _find_search_box(run: ActionRun) -> Any:
+    """The first visible, editable text or search field that looks like the page's search box."""
     page = run.session.page
     candidates = page.locator(SEARCH_BOX_SELECTOR)
     try:
@@ -124,6 +128,7 @@ async def _find_search_box(run: ActionRun) -> Any:
 
 
 async def search_action(run: ActionRun) -> Outcome:
+    """Search with the page's own search box when it has one, else with the search engine."""
     query = str(run.args.get("query") or run.args.get("text") or "").strip()
     if not query:
         return fail("unknown", "search needs args.query")
@@ -164,6 +169,7 @@ async def search_action(run: ActionRun) -> Outcome:
 
 
 async def history_action(run: ActionRun) -> Outcome:
+    """Go back or forward in the active tab's history."""
     page = run.session.page
     before = page.url
     go = page.go_back if run.name == "go_back" else page.go_forward
@@ -186,6 +192,7 @@ async def history_action(run: ActionRun) -> Outcome:
 
 
 async def switch_tab_action(run: ActionRun) -> Outcome:
+    """Make another open tab the active one."""
     tab_id = str(run.args.get("tab_id") or "").strip()
     if not tab_id:
         return fail("unknown", "switch_tab needs args.tab_id")

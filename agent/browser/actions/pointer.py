@@ -11,6 +11,8 @@ from agent.browser.scripts import browser_script
 
 
 async def click_action(run: ActionRun) -> Outcome:
+    """Click an element (through the element fallback chain)."""
+
     async def direct(locator: Any, what: str) -> Outcome:
         await locator.click(
             timeout=run.ms(run.attempt_cap or min(2.5, max(0.8, run.options.action_timeout_s / 4)))
@@ -27,6 +29,7 @@ async def click_action(run: ActionRun) -> Outcome:
 
 
 async def scroll_action(run: ActionRun) -> Outcome:
+    """Scroll the page, or inside an element, by a page or a number of pixels."""
     direction = str(run.args.get("direction") or "down").lower()
     if direction not in ("up", "down"):
         return fail("unknown", f"scroll direction must be 'up' or 'down', not {direction!r}")
