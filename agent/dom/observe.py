@@ -1,8 +1,8 @@
 """Observation: run the Set-of-Mark pass in every reachable frame and turn it into an ``Observation``.
 
-``som.js`` runs once in the top document (it walks same-origin iframes and open shadow roots itself) and once in
-each visible cross-origin frame that Playwright can enter, with an id base of ``100000 * k`` so ids stay unique
-across the page. Every evaluate call is time-bounded and every failure is caught: a blank, loading, crashed or
+The marking pass (``som/*.js``, joined into ``SOM_JS``) runs once in the top document (it walks same-origin
+iframes and open shadow roots itself) and once in each visible cross-origin frame that Playwright can enter, with
+an id base of ``100000 * k`` so ids stay unique across the page. Every evaluate call is time-bounded and every failure is caught: a blank, loading, crashed or
 hostile page yields a valid Observation (possibly with no elements), never an exception or a hang.
 """
 
@@ -19,11 +19,19 @@ import weakref
 from pathlib import Path
 from typing import Any
 
+from agent.browser.marking import set_page_marker
+from agent.browser.scripts import read_script
 from agent.dom.options import ObserveOptions
 from agent.dom.serialize import build_observation
 from agent.types import Element, Observation
 
-SOM_JS: str = (Path(__file__).with_name("som.js")).read_text(encoding="utf-8")
+#: The marking pass, kept by job in ``agent/dom/som/`` and joined once, in this order, into one function.
+SOM_PARTS: tuple[str, ...] = ("1_setup", "2_classify", "3_walk", "4_describe", "5_result")
+SOM_DIR = Path(__file__).with_name("som")
+SOM_JS: str = "".join(read_script(SOM_DIR / f"{part}.js") for part in SOM_PARTS)
+#: Screenshot badges (drawn, then removed again): ``agent/dom/js/``.
+_BADGE_JS = read_script(Path(__file__).with_name("js") / "badges.js")
+_UNBADGE_JS = read_script(Path(__file__).with_name("js") / "unbadge.js")
 
 #: Ids of a cross-origin frame's own counter start at ``FRAME_ID_BASE * k`` (k = 1, 2, ... per page).
 FRAME_ID_BASE = 100_000
@@ -307,34 +315,8 @@ async def mark_frames(page: Any, *, options: ObserveOptions | None = None) -> li
     return list(raw["elements"])
 
 
-_BADGE_JS = """
-(items) => {
-  const old = document.querySelector('[data-agent-overlay]');
-  if (old) old.remove();
-  const host = document.createElement('div');
-  host.setAttribute('data-agent-overlay', '1');
-  host.style.cssText = 'position:fixed;inset:0;z-index:2147483647;pointer-events:none;';
-  const root = host.attachShadow({ mode: 'closed' });
-  const colors = ['#e6194b', '#3cb44b', '#4363d8', '#f58231', '#911eb4', '#008080', '#9a6324', '#800000'];
-  for (const it of items) {
-    const c = colors[it.id % colors.length];
-    const box = document.createElement('div');
-    box.style.cssText = `position:absolute;left:${it.x}px;top:${it.y}px;width:${it.w}px;height:${it.h}px;` +
-      `outline:2px solid ${c};box-sizing:border-box;`;
-    const tag = document.createElement('div');
-    tag.textContent = String(it.id);
-    tag.style.cssText = `position:absolute;left:${it.x}px;top:${Math.max(0, it.y - 14)}px;background:${c};` +
-      'color:#fff;font:bold 11px/13px monospace;padding:0 3px;border-radius:2px;';
-    root.append(box, tag);
-  }
-  (document.body || document.documentElement).appendChild(host);
-  return items.length;
-}
-"""
-
-_UNBADGE_JS = (
-    "() => { const o = document.querySelectorAll('[data-agent-overlay]'); o.forEach((n) => n.remove()); }"
-)
+# The browser layer's "wiggle" fallback re-marks a page through this hook (browser must not import dom).
+set_page_marker(mark_frames)
 
 
 def default_screenshot_path() -> str:

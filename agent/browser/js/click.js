@@ -1,0 +1,2 @@
+// JS fallback of `click`.
+(el) => el.click()

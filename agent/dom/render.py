@@ -1,0 +1,203 @@
+"""Rendering: the model-facing lines of an observation (header, one line per element, the omission note).
+
+Page text can never break out of its line or its quotes: every value is collapsed to one line and quoted.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+from urllib.parse import urlsplit
+
+from agent.dom.ranking import tokenize
+from agent.types import Element
+
+_TEXT_ROLES = {"label": "label", "legend": "legend", "caption": "caption", "figcaption": "caption"}
+_CHECKABLE = frozenset({"checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"})
+
+
+def clean_text(text: Any, limit: int) -> str:
+    """``text`` on one line (whitespace collapsed), cut to ``limit`` characters with an ellipsis."""
+    s = " ".join(str(text or "").split())
+    return s if len(s) <= limit else s[: limit - 1].rstrip() + "…"
+
+
+def quote(text: Any, limit: int = 100) -> str:
+    """A one-line, double-quoted rendering; page text can never break out of its line or its quotes."""
+    return '"' + clean_text(text, limit).replace('"', "'") + '"'
+
+
+def link_target(href: str, page_url: str = "") -> str:
+    """Compact link target: path (+query/fragment) on the same host, host+path elsewhere."""
+    if not href:
+        return ""
+    try:
+        target = urlsplit(href)
+        page = urlsplit(page_url) if page_url else None
+    except ValueError:
+        return clean_text(href, 80)
+    if target.scheme in ("javascript", "data", "blob"):
+        return ""
+    if target.scheme in ("mailto", "tel"):
+        return clean_text(href, 80)
+    tail = target.path or "/"
+    if target.query:
+        tail += "?" + target.query
+    if page is not None and target.netloc == page.netloc and target.scheme in ("http", "https", "file", ""):
+        if target.fragment and target.path == page.path and target.query == page.query:
+            return clean_text("#" + target.fragment, 80)
+        out = tail
+    else:
+        out = (target.netloc + tail) if target.netloc else tail
+    if target.fragment and not out.startswith("#"):
+        out += "#" + target.fragment
+    return clean_text(out, 80)
+
+
+def display_role(element: Element) -> str:
+    """What the line calls the element: h1..h6 for headings, the ARIA role, else the tag or "text"."""
+    role = element.get("role") or ""
+    tag = element.get("tag") or ""
+    if role == "heading":
+        return tag if re.fullmatch(r"h[1-6]", tag) else "heading"
+    if role and role not in ("presentation", "none", "generic"):
+        return role
+    if tag in _TEXT_ROLES:
+        return _TEXT_ROLES[tag]
+    if element.get("interactive"):
+        return tag or "element"
+    return "text"
+
+
+def _norm(text: str) -> str:
+    return " ".join(tokenize(text))
+
+
+def element_line(element: Element, page_url: str = "") -> str:
+    """One model-facing line: ``[12] button "Sign in" disabled`` (``*[12]`` when new)."""
+    star = "*" if element.get("new") else ""
+    parts = [f"{star}[{element.get('id')}] {display_role(element)}"]
+    name = element.get("name") or ""
+    text = element.get("text") or ""
+    scroller = bool((element.get("attrs") or {}).get("scrollable")) and not name
+    if name:
+        parts.append(quote(name, 100))
+    elif text and not scroller:
+        parts.append(quote(text, 100))
+    else:
+        attrs = element.get("attrs") or {}
+        if attrs.get("name"):
+            parts.append(f"(name={clean_text(attrs['name'], 40)})")
+        elif attrs.get("id"):
+            parts.append(f"(id={clean_text(attrs['id'], 40)})")
+    if scroller and text:
+        parts.append("text=" + quote(text, 80))
+    if name and text:
+        nn, nt = _norm(name), _norm(text)
+        if nt and nt != nn and nt not in nn:
+            parts.append("text=" + quote(text, 80))
+    itype = element.get("input_type") or ""
+    if itype and itype not in ("text", "checkbox", "radio", "submit", "button", "search"):
+        parts.append(f"type={itype}")
+    placeholder = element.get("placeholder") or ""
+    if placeholder and placeholder != name:
+        parts.append("placeholder=" + quote(placeholder, 60))
+    value = element.get("value") or ""
+    if value:
+        parts.append("value=" + quote(value, 80))
+    options = element.get("options") or []
+    if options:
+        shown = [clean_text(o, 30).replace("|", "/") for o in options[:12]]
+        more = f"|+{len(options) - 12} more" if len(options) > 12 else ""
+        parts.append("options=[" + "|".join(shown) + more + "]")
+    role = element.get("role") or ""
+    checked = element.get("checked")
+    if role in _CHECKABLE or (element.get("input_type") in ("checkbox", "radio")):
+        parts.append("checked" if checked else "unchecked")
+    elif checked:
+        parts.append("pressed")
+    if element.get("selected"):
+        parts.append("selected")
+    if element.get("disabled"):
+        parts.append("disabled")
+    elif (
+        role in ("textbox", "searchbox", "combobox")
+        and element.get("tag") in ("input", "textarea")
+        and not element.get("editable")
+    ):
+        parts.append("readonly")
+    if (element.get("attrs") or {}).get("scrollable"):
+        parts.append("scrollable")
+    href = (element.get("attrs") or {}).get("href", "")
+    if href and role == "link":
+        target = link_target(href, page_url)
+        if target:
+            parts.append("-> " + target)
+    if element.get("occluded"):
+        parts.append("(covered)")
+    return " ".join(parts)
+
+
+def scroll_line(scroll: dict[str, Any] | None) -> str:
+    """``Scroll: 900 px above, 12000 px below (1.0 pages above, 13.3 below)``."""
+    s = scroll or {}
+    vh = float(s.get("viewport_height") or 0) or 1.0
+    above = float(s.get("above_px") or 0)
+    below = float(s.get("below_px") or 0)
+    return f"Scroll: {above:.0f} px above, {below:.0f} px below ({above / vh:.1f} pages above, {below / vh:.1f} below)"
+
+
+def header_lines(
+    url: str,
+    title: str,
+    tabs: Sequence[dict[str, Any]],
+    active_tab_id: str,
+    page_type: str,
+    scroll: dict[str, Any] | None,
+) -> list[str]:
+    """URL, title, tabs (when known), page type and scroll position."""
+    lines = [f"URL: {clean_text(url, 300)}", f"Title: {clean_text(title, 150)}"]
+    if tabs:
+        shown = []
+        for tab in list(tabs)[:12]:
+            active = tab.get("active") or (active_tab_id and tab.get("id") == active_tab_id)
+            label = clean_text(tab.get("title") or tab.get("url") or "", 50)
+            shown.append(f"[{tab.get('id')}] {label}" + (" (active)" if active else ""))
+        more = f" | +{len(tabs) - 12} more" if len(tabs) > 12 else ""
+        lines.append("Tabs: " + " | ".join(shown) + more)
+    lines.append(f"Page: {page_type} | {scroll_line(scroll)}")
+    return lines
+
+
+def omitted_note(omitted: Iterable[Element], viewport_height: float, truncated: bool = False) -> str:
+    """``... 230 more elements not shown (228 below the viewport, 2 above); scroll ...``."""
+    items = list(omitted)
+    if not items and not truncated:
+        return ""
+    vh = viewport_height or 900.0
+    above = below = elsewhere = 0
+    for element in items:
+        bbox = element.get("bbox") or [0, 0, 0, 0]
+        if element.get("in_viewport"):
+            elsewhere += 1
+        elif float(bbox[1]) + float(bbox[3]) <= 0:
+            above += 1
+        elif float(bbox[1]) >= vh:
+            below += 1
+        else:
+            elsewhere += 1
+    where = []
+    if below:
+        where.append(f"{below} below the viewport")
+    if above:
+        where.append(f"{above} above")
+    if elsewhere:
+        where.append(f"{elsewhere} in view or beside it")
+    note = f"... {len(items)} more elements not shown"
+    if where:
+        note += " (" + ", ".join(where) + ")"
+    note += "; scroll or name what you look for to see them"
+    if truncated:
+        note += " (page very large: marking stopped early)"
+    return note

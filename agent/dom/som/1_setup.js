@@ -1,0 +1,110 @@
+// Set-of-Mark marking pass, part 1 of 5: arguments, constants, small helpers, per-document state.
+// agent/dom/observe.py joins agent/dom/som/1_setup.js .. 5_result.js in order, once, into one function (SOM_JS)
+// and evaluates it as `frame.evaluate(SOM_JS, args)` once per reachable frame (the top document, plus each
+// cross-origin frame Playwright can enter). The parts are not valid JavaScript on their own.
+//
+// One walk over the flat tree (open shadow roots, slots, same-origin iframes) that at the same time:
+//   * skips invisible subtrees (display:none, visibility:hidden, opacity ~0, aria-hidden, 1px clip boxes,
+//     off-page positioning, same-colour text): hidden text must never reach the model,
+//   * marks interactive and (bounded) informative elements with a `data-agent-id` that is reused on later
+//     passes, so ids stay stable for the same element within one document,
+//   * collects the visible text of the page in reading order (page_text) and a few page statistics.
+// Returns one JSON string (far cheaper to transfer than a structured object) and never throws: any failure
+// comes back as {ok: false, error}.
+(args) => {
+  'use strict';
+  const T0 = performance.now();
+  const A = Object.assign({
+    base: 0,             // id base for this frame's counter (0 for the top document, 100000*k for frames)
+    framePath: '',       // frame path of the document this pass starts in
+    offset: [0, 0],      // viewport offset of this document inside the top viewport
+    clip: null,          // visible part of this document in top-viewport coordinates [x, y, w, h]
+    crossOrigin: false,  // this pass runs in a cross-origin frame
+    bg: [255, 255, 255], // background colour behind the document (null: unknown)
+    maxInfo: 800,        // informative (non-interactive) elements marked per pass
+    maxElements: 5000,   // hard cap on marked elements per pass
+    maxNodes: 80000,     // hard cap on visited elements (bounds time on giant DOMs)
+    textChars: 160,      // visible text kept per element
+    pageTextChars: 20000,
+  }, args || {});
+
+  const ATTR = 'data-agent-id';
+  const FATTR = 'data-agent-frame';
+  const TEXT_LIM = 400;
+  const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'base',
+    'svg', 'math', 'canvas', 'video', 'audio', 'object', 'picture', 'source', 'track', 'map', 'param', 'br', 'wbr',
+    'datalist']);
+  const NO_CHILD_TEXT = new Set(['select', 'textarea', 'option', 'optgroup', 'input']);
+  const INTERACTIVE_ROLES = new Set(['button', 'link', 'checkbox', 'radio', 'tab', 'menuitem', 'menuitemcheckbox',
+    'menuitemradio', 'option', 'switch', 'textbox', 'combobox', 'searchbox', 'slider', 'spinbutton', 'treeitem']);
+  const INFO_ROLES = new Set(['heading', 'alert', 'status']);
+  const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+  const TEXTLIKE_INPUTS = new Set(['', 'text', 'search', 'email', 'url', 'tel', 'password', 'number', 'date',
+    'datetime-local', 'month', 'week', 'time']);
+  const RX_PRICE = /(?:[$€£¥₹₽]\s?\d|\d(?:[\d.,\s]*\d)?\s?(?:€|\$|£|zł|kr|Kč|USD|EUR|GBP|PLN|CHF|JPY)(?![a-z]))/i;
+  const RX_INFO_HINT = /(?:^|[\s_-])(price|prices|cost|amount|total|subtotal|rating|stars|stock|availability|sku|status|badge|error|errors|alert|warning|notice|result-count|results-count)(?=$|[\s_-])/i;
+  const RX_DIALOG_HINT = /cookie|consent|gdpr|modal|popup|lightbox|dialog|interstitial/i;
+  const RX_CLIPPATH = /inset\(\s*(?:4\d|50|[5-9]\d|100)(?:\.\d+)?%/;
+
+  function rand() {
+    return Math.random().toString(36).slice(2, 10) + Math.floor(performance.timeOrigin).toString(36);
+  }
+  function collapse(s) { return s.replace(/\s+/g, ' '); }
+  function clean(s, n) {
+    s = collapse(s || '').trim();
+    return s.length > n ? s.slice(0, n - 1).trimEnd() + '…' : s;
+  }
+  function parseRgb(s) {
+    const m = /^rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:\s*[,/]\s*([\d.]+%?))?\s*\)$/.exec(s || '');
+    if (!m) return null;
+    let a = 1;
+    if (m[4] !== undefined) a = m[4].endsWith('%') ? parseFloat(m[4]) / 100 : parseFloat(m[4]);
+    return [parseFloat(m[1]), parseFloat(m[2]), parseFloat(m[3]), a];
+  }
+  function intersect(a, b) {
+    if (!a) return b;
+    if (!b) return a;
+    const x = Math.max(a[0], b[0]);
+    const y = Math.max(a[1], b[1]);
+    const w = Math.min(a[0] + a[2], b[0] + b[2]) - x;
+    const h = Math.min(a[1] + a[3], b[1] + b[3]) - y;
+    return [x, y, Math.max(0, w), Math.max(0, h)];
+  }
+  function r1(v) { return Math.round(v * 10) / 10; }
+
+  try {
+    // Per-document state lives on the document object (a new document always means a new object; a Window
+    // can be reused across a navigation from the initial about:blank).
+    let state = document.__wayfinderSom;
+    if (!state || typeof state.next !== 'number' || typeof state.doc !== 'string') {
+      state = { next: A.base + 1, doc: rand() };
+      try {
+        Object.defineProperty(document, '__wayfinderSom', { value: state, writable: true, configurable: true });
+      } catch (e) {
+        document.__wayfinderSom = state;
+      }
+    }
+
+    const records = [];
+    const frames = [];
+    const labelText = new Map();
+    const pageText = [];
+    let pageTextLen = 0;
+    let order = 0;
+    let visited = 0;
+    let infoCount = 0;
+    let truncated = false;
+    const stats = {
+      paragraphs: 0, long_paragraphs: 0, articles: 0, list_items: 0, table_rows: 0, forms: 0, editable: 0,
+      search_inputs: 0, h1: [], pdf: false, content_type: document.contentType || '', scrollers: [],
+    };
+
+    function pt(s) {
+      if (pageTextLen >= A.pageTextChars) return;
+      pageText.push(s);
+      pageTextLen += s.length;
+    }
+    function ptBreak() {
+      if (pageText.length && pageText[pageText.length - 1] !== '\n') pt('\n');
+    }
+

@@ -1,0 +1,43 @@
+    // --- part 5 of the marking pass: scroll position and the JSON result ------------------------------
+    // ---------------------------------------------------------------------------------------------------
+    // Scroll position: the document, or the largest inner scroller when the document itself does not scroll.
+    const se = document.scrollingElement || document.documentElement;
+    let scroll = {
+      y: r1(window.scrollY), height: r1(se ? se.scrollHeight : 0), viewport_height: r1(window.innerHeight),
+    };
+    if (scroll.height <= scroll.viewport_height + 2 && stats.scrollers.length) {
+      let best = null;
+      let area = 0;
+      for (const s of stats.scrollers) {
+        const a = s.clientWidth * s.clientHeight;
+        if (a > area) { area = a; best = s; }
+      }
+      if (best) scroll = { y: r1(best.scrollTop), height: r1(best.scrollHeight), viewport_height: r1(best.clientHeight) };
+    }
+    scroll.above_px = r1(Math.max(0, scroll.y));
+    scroll.below_px = r1(Math.max(0, scroll.height - scroll.y - scroll.viewport_height));
+    delete stats.scrollers;
+
+    let pageTextOut = pageText.join('').replace(/[ \t\u00a0]+/g, ' ').replace(/ ?\n[\s]*/g, '\n').trim();
+    if (pageTextOut.length > A.pageTextChars) pageTextOut = pageTextOut.slice(0, A.pageTextChars);
+    return JSON.stringify({
+      ok: true,
+      document_id: state.doc,
+      url: location.href,
+      title: clean(document.title || '', 200),
+      ready_state: document.readyState,
+      elements,
+      frames,
+      page_text: pageTextOut,
+      stats,
+      scroll,
+      truncated,
+      visited,
+      ms: Math.round(performance.now() - T0),
+      t_walk: Math.round(T_WALK - T0),
+      t_describe: Math.round(performance.now() - T_WALK),
+    });
+  } catch (e) {
+    return JSON.stringify({ ok: false, error: String((e && e.message) || e), url: String(location.href), ms: Math.round(performance.now() - T0) });
+  }
+}
