@@ -13,9 +13,10 @@ steps), ``translator`` (step -> action), ``matching`` (phrase -> element), ``ans
 from __future__ import annotations
 
 from agent.planning.base import PlanRequest, PlanResult, TranslateRequest, TranslateResult
-from agent.planning.offline.answers import Answer, answer_question
+from agent.planning.offline.answers import answer_question
 from agent.planning.offline.grammar import SUPPORTED_PHRASINGS, ParsedGoal, parse_goal
 from agent.planning.offline.planner import plan_goal
+from agent.planning.offline.questions import Answer
 from agent.planning.offline.translator import translate_step
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from agent.planning.offline.answers import Query, subject_words
 from agent.planning.offline.intents import Click, Intent, TypeText, is_secret_field
 from agent.planning.offline.matching import choose, find_anchor, rank
 from agent.planning.offline.page import (
@@ -20,6 +19,7 @@ from agent.planning.offline.page import (
     reading_order,
     visible_text,
 )
+from agent.planning.offline.questions import Query, subject_words
 from agent.planning.offline.text import norm, stem, tokens
 from agent.types import Element, Observation
 

@@ -10,6 +10,7 @@ import math
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 
+from agent.planning.offline.listings import listing_items, peers_of
 from agent.planning.offline.page import (
     Owners,
     attr,
@@ -22,8 +23,6 @@ from agent.planning.offline.page import (
     is_select,
     is_text_field,
     labels,
-    listing_items,
-    peers_of,
     reading_order,
     role_of,
     visible_text,

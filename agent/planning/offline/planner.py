@@ -12,8 +12,10 @@ from collections import Counter
 from typing import Any
 
 from agent.planning.base import HistoryItem, PlanRequest, PlanResult
-from agent.planning.offline.answers import analyze, answer_question, page_message
+from agent.planning.offline.answers import answer_question
 from agent.planning.offline.grammar import ParsedGoal, not_understood_message, parse_goal
+from agent.planning.offline.ground_page import answer_all
+from agent.planning.offline.grounding import ZERO_USAGE, Failure, Grounding, can_scroll_down
 from agent.planning.offline.intents import (
     ELEMENT_INTENTS,
     Ask,
@@ -28,16 +30,12 @@ from agent.planning.offline.intents import (
     describe,
 )
 from agent.planning.offline.leads import entity_lead, login_lead, section_lead, subject_lead
-from agent.planning.offline.page import blocking_overlay, is_button, is_link, role_of, visible_text
+from agent.planning.offline.messages import page_message
+from agent.planning.offline.overlays import blocking_overlay
+from agent.planning.offline.page import is_button, is_link, role_of, visible_text
+from agent.planning.offline.questions import analyze
 from agent.planning.offline.text import clip
-from agent.planning.offline.translator import (
-    ZERO_USAGE,
-    Failure,
-    Grounding,
-    answer_all,
-    can_scroll_down,
-    ground,
-)
+from agent.planning.offline.translator import ground
 from agent.planning.offline.urls import canonical_url, is_blank, looks_like_url
 from agent.types import ALL_ACTIONS, Action, Observation
 
