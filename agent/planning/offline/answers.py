@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import re
 
-from agent.planning.offline.items import UI_NOUNS, explicit_count, filter_items, item_name, qualifiers
+from agent.planning.offline.items import explicit_count, filter_items, item_name, qualifiers
 from agent.planning.offline.listings import listing_items
 from agent.planning.offline.matching import find_anchor
 from agent.planning.offline.messages import answer_message, main_heading
 from agent.planning.offline.page import (
+    ELEMENT_KINDS,
     visible_text,
 )
 from agent.planning.offline.questions import QUESTION_WORDS, Answer, Query, analyze
@@ -104,11 +105,11 @@ def _yes_no(query: Query, value: str) -> str:
 
 def _answer_count(query: Query, observation: Observation, lines: list[str]) -> Answer:
     noun_key = stem(norm(query.noun).split()[-1]) if norm(query.noun) else ""
-    if noun_key in UI_NOUNS:
+    if noun_key in ELEMENT_KINDS:
         n = sum(
             1
             for e in observation.get("elements") or []
-            if UI_NOUNS[noun_key](e) and (e.get("zone") or "main") in ("main", "dialog")
+            if ELEMENT_KINDS[noun_key](e) and (e.get("zone") or "main") in ("main", "dialog")
         )
         return Answer(True, str(n), f"counted {n} {query.noun} in the main content")
     if not query.price_filter:

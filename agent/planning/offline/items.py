@@ -13,34 +13,12 @@ from agent.planning.offline.page import (
     MONEY_RX,
     Owners,
     directional_distance,
-    is_button,
-    is_checkable,
-    is_heading,
-    is_link,
-    is_select,
-    is_text_field,
-    role_of,
     visible_text,
 )
 from agent.planning.offline.questions import Query
 from agent.planning.offline.text import clip, norm, stem, token_match, tokens
 from agent.planning.offline.values import parse_money
 from agent.types import Element, Observation
-
-UI_NOUNS = {
-    "link": is_link,
-    "button": is_button,
-    "checkbox": is_checkable,
-    "box": is_checkable,
-    "field": is_text_field,
-    "input": is_text_field,
-    "textbox": is_text_field,
-    "dropdown": is_select,
-    "image": lambda e: role_of(e) == "img",
-    "heading": is_heading,
-    "tab": lambda e: role_of(e) == "tab",
-}
-
 
 ITEM_NOUNS = (
     "result",

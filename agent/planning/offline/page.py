@@ -9,7 +9,7 @@ from __future__ import annotations
 import bisect
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from urllib.parse import urlsplit
 
 from agent.planning.offline.text import clip, split_identifier
@@ -129,6 +129,29 @@ def is_clickable(el: Element) -> bool:
 
 def is_heading(el: Element) -> bool:
     return role_of(el) == "heading" or bool(re.fullmatch(r"h[1-6]", (el.get("tag") or "").lower()))
+
+
+def is_image(el: Element) -> bool:
+    return role_of(el) == "img" or (el.get("tag") or "").lower() == "img"
+
+
+#: Element kinds a goal can name ("the second checkbox", "how many links"), each with its test.
+ELEMENT_KINDS: dict[str, Callable[[Element], bool]] = {
+    "button": is_button,
+    "link": is_link,
+    "textbox": is_text_field,
+    "field": is_text_field,
+    "input": is_text_field,
+    "combobox": is_select,
+    "dropdown": is_select,
+    "checkbox": is_checkable,
+    "box": is_checkable,
+    "switch": is_checkable,
+    "radio": lambda e: role_of(e) == "radio",
+    "tab": lambda e: role_of(e) == "tab",
+    "image": is_image,
+    "heading": is_heading,
+}
 
 
 def attr(el: Element, name: str) -> str:

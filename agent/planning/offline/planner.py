@@ -11,6 +11,8 @@ import re
 from collections import Counter
 from typing import Any
 
+from agent import terminals
+from agent.dom.lookup import element_by_id
 from agent.planning.base import HistoryItem, PlanRequest, PlanResult
 from agent.planning.offline.answers import answer_question
 from agent.planning.offline.grammar import ParsedGoal, not_understood_message, parse_goal
@@ -84,13 +86,6 @@ def _dry_run(intent: Intent, observation: Observation) -> Action | None:
         return None
 
 
-def _element(observation: Observation, element_id: int | None) -> dict[str, Any] | None:
-    for el in observation.get("elements") or []:
-        if el.get("id") == element_id:
-            return dict(el)
-    return None
-
-
 def changes_page(intent: Intent, observation: Observation) -> bool:
     """Whether the page after this step is (probably) a different one."""
     if always_changes_page(intent):
@@ -102,7 +97,7 @@ def changes_page(intent: Intent, observation: Observation) -> bool:
     action = _dry_run(intent, observation)
     if action is None or action["action"] != "click":
         return action is None
-    el = _element(observation, action.get("element_id"))
+    el = element_by_id(observation, action.get("element_id"))
     if el is None:
         return True
     href = str((el.get("attrs") or {}).get("href") or "")
@@ -128,7 +123,7 @@ def _targets_dialog(intent: Intent | None, observation: Observation) -> bool:
     if intent is None or not isinstance(intent, ELEMENT_INTENTS) or isinstance(intent, Dismiss):
         return isinstance(intent, Dismiss)
     action = _dry_run(intent, observation)
-    el = _element(observation, action.get("element_id")) if action else None
+    el = element_by_id(observation, action.get("element_id")) if action else None
     return bool(el and el.get("zone") == "dialog")
 
 
@@ -185,7 +180,7 @@ def plan_goal(request: PlanRequest) -> PlanResult:
         return _result(
             task_complete=True,
             success=False,
-            failure_reason="insufficient_knowledge",
+            failure_reason=terminals.INSUFFICIENT_KNOWLEDGE,
             final_answer=message,
             reasoning="goal not understood",
             raw={"unknown": list(parsed.unknown), "understood": [i.step() for i in parsed.intents]},
@@ -220,7 +215,7 @@ def plan_goal(request: PlanRequest) -> PlanResult:
         return _result(
             task_complete=True,
             success=False,
-            failure_reason="insufficient_knowledge",
+            failure_reason=terminals.INSUFFICIENT_KNOWLEDGE,
             raw=raw,
             final_answer="The goal acts on a web page, but no page is open and the goal names no site. "
             "Start it with 'go to <url>', or give a start URL.",
@@ -352,7 +347,7 @@ def _plan_questions(
     return _result(
         task_complete=True,
         success=False,
-        failure_reason="answer_not_found",
+        failure_reason=terminals.ANSWER_NOT_FOUND,
         final_answer=text,
         raw=raw,
         reasoning="the page was scanned to the end and no lead is left to follow",
