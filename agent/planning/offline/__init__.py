@@ -19,10 +19,10 @@ Modules, each with one job:
 from __future__ import annotations
 
 from agent.planning.base import PlanRequest, PlanResult, TranslateRequest, TranslateResult
-from agent.planning.offline.answers import answer_question
 from agent.planning.offline.grammar import SUPPORTED_PHRASINGS, ParsedGoal, parse_goal
 from agent.planning.offline.planner import plan_goal
 from agent.planning.offline.questions import Answer
+from agent.planning.offline.reading import answer_question
 from agent.planning.offline.translator import translate_step
 
 

@@ -18,7 +18,7 @@ from agent.planning.offline.page import (
     ELEMENT_KINDS,
     visible_text,
 )
-from agent.planning.offline.questions import QUESTION_WORDS, Answer, Query, analyze
+from agent.planning.offline.questions import QUESTION_WORDS, Answer, Query
 from agent.planning.offline.targets import ordinal_of
 from agent.planning.offline.text import clip, norm, stem, token_match, tokens
 from agent.planning.offline.values import (
@@ -210,9 +210,8 @@ def _answer_generic(query: Query, observation: Observation, lines: list[str]) ->
     return Answer(True, clip(line, 300), "best matching line")
 
 
-def answer_question(question: str, observation: Observation) -> Answer:
-    """Answer ``question`` from the observation, or say it is not there."""
-    query = analyze(question)
+def answer_on(query: Query, observation: Observation) -> Answer:
+    """Answer an analyzed question from the observation (all of it), or say it is not there."""
     lines = page_lines(observation)
     if query.kind == "count":
         return _answer_count(query, observation, lines)

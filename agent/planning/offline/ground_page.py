@@ -4,13 +4,13 @@ and searching.
 
 from __future__ import annotations
 
-from agent.planning.offline.answers import answer_question
 from agent.planning.offline.grammar import parse_goal
 from agent.planning.offline.grounding import Failure, Grounding, can_scroll_down, make_action, require
 from agent.planning.offline.intents import Ask, Dismiss, Scroll, ScrollTo, Search
 from agent.planning.offline.matching import choose, describe, find_anchor, rank
 from agent.planning.offline.overlays import blocking_overlay, dismiss_score
 from agent.planning.offline.page import is_clickable, is_text_field, rect
+from agent.planning.offline.reading import answer_question
 from agent.planning.offline.text import norm
 from agent.types import Action, Observation
 

@@ -14,7 +14,6 @@ from typing import Any
 from agent import terminals
 from agent.dom.lookup import element_by_id
 from agent.planning.base import HistoryItem, PlanRequest, PlanResult
-from agent.planning.offline.answers import answer_question
 from agent.planning.offline.grammar import ParsedGoal, not_understood_message, parse_goal
 from agent.planning.offline.ground_page import answer_all
 from agent.planning.offline.grounding import ZERO_USAGE, Failure, Grounding, can_scroll_down
@@ -33,9 +32,11 @@ from agent.planning.offline.intents import (
 )
 from agent.planning.offline.leads import entity_lead, login_lead, section_lead, subject_lead
 from agent.planning.offline.messages import page_message
+from agent.planning.offline.navigator import expand_move, next_move
 from agent.planning.offline.overlays import blocking_overlay
 from agent.planning.offline.page import is_button, is_link, role_of, visible_text
 from agent.planning.offline.questions import analyze
+from agent.planning.offline.reading import answer_question
 from agent.planning.offline.text import clip
 from agent.planning.offline.translator import ground
 from agent.planning.offline.urls import canonical_url, is_blank, looks_like_url
@@ -305,7 +306,12 @@ def _plan_questions(
     a link the question names, a link to its entity, or a search for the entity is tried once each.
     """
     found, text = answer_all(questions, observation)
-    pending = [q for q in questions if not answer_question(q.question, observation).found] or questions
+    answers = [answer_question(q.question, observation) for q in questions]
+    raw["evidence"] = [
+        {"question": q.question, "answer": a.text, "found": a.found, "section": a.section, "source": a.source}
+        for q, a in zip(questions, answers, strict=True)
+    ]
+    pending = [q for q, a in zip(questions, answers, strict=True) if not a.found] or questions
     query = analyze(pending[0].question)
     section = section_lead(query, observation)
     if section and not _tried(history, section):
@@ -322,6 +328,9 @@ def _plan_questions(
             raw=raw,
             reasoning="the answer is on the page",
         )
+    expand = expand_move(query, observation, history)
+    if expand:
+        return _result(proposed_actions=[expand.step], raw=raw, reasoning=expand.reason)
     step = questions[0].step()
     hard = [f for f in _failures(history, step) if f.get("error_type") in _HARD_ERRORS]
     if (
@@ -335,14 +344,25 @@ def _plan_questions(
             reasoning="the answer is not visible yet; scan further down the page",
         )
     leads = [subject_lead(query, observation), entity_lead(query, observation)]
-    if query.entity:
-        leads.append(Search(query.entity).step())
     lead = next((s for s in leads if s and not _tried(history, s)), None)
     if lead:
         return _result(
             proposed_actions=[*_overlay_first(observation, history), lead],
             raw=raw,
             reasoning="the answer is not on this page; follow the most promising lead",
+        )
+    move = next_move(query, observation, history)
+    if move:
+        return _result(
+            proposed_actions=[*_overlay_first(observation, history), move.step],
+            raw=raw,
+            reasoning=move.reason,
+        )
+    if query.entity and not _tried(history, Search(query.entity).step()):
+        return _result(
+            proposed_actions=[*_overlay_first(observation, history), Search(query.entity).step()],
+            raw=raw,
+            reasoning="nothing on this site leads to it; search the web for it",
         )
     return _result(
         task_complete=True,

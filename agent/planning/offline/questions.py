@@ -5,16 +5,20 @@ entity, noun and filters; and the shape of an answer.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from agent.planning.offline.text import tokens
 
 
 @dataclass(frozen=True)
 class Answer:
+    """An answer copied from the page, and where it came from (the section heading and the URL)."""
+
     found: bool
     text: str
     evidence: str = ""
+    section: str = ""  # heading of the section the answer was read from ("" when the page has none)
+    source: str = ""  # URL of the page, with the section's anchor when it has one
 
 
 @dataclass(frozen=True)
@@ -29,6 +33,8 @@ class Query:
     value_type: str = ""
     price_filter: tuple[str, float] | None = None
     yes_no: bool = False
+    section: str = ""  # 'in the Logging section': where on the page to look
+    page: str = ""  # '... of the reference', 'on the FAQ page': which page to look on
 
 
 _TYPE_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -118,8 +124,46 @@ def subject_words(query: Query) -> list[str]:
     return [t for t in tokens(text) if t not in QUESTION_WORDS and not t.isdigit() and len(t) > 1]
 
 
+_SCOPE_WORDS = r"section|chapter|part|heading|table|tab"
+_LEADING_SCOPE = re.compile(
+    r"^(?:in|under|from|within|on)\s+(?:the\s+)?(?P<s>[^,]+?)\s+(?P<k>" + _SCOPE_WORDS + r"|page)"
+    r"(?:\s+(?:of|on|in)\s+(?:the\s+)?(?P<p>[^,]+?)(?:\s+page)?)?\s*[,:]\s*(?P<rest>.+)$",
+    re.I,
+)
+_TRAILING_SCOPE = re.compile(
+    r"^(?P<rest>.+?)\s+(?:in|under|from|within)\s+(?:the\s+)?(?P<s>[^,]+?)\s+(?P<k>" + _SCOPE_WORDS + r")"
+    r"(?:\s+(?:of|on|in)\s+(?:the\s+)?(?P<p>[^,]+?)(?:\s+page)?)?$"
+    r"|^(?P<rest2>.+?)\s+(?:on|in)\s+the\s+(?P<p2>(?!page\b)[^,]+?)\s+page$",
+    re.I,
+)
+
+
+def split_scope(question: str) -> tuple[str, str, str]:
+    """'In the Logging section of the reference, what is X' -> ('what is X', 'Logging', 'reference')."""
+    q = question.strip()
+    m = _LEADING_SCOPE.match(q)
+    if m:
+        if m.group("k").lower() == "page":
+            return m.group("rest"), "", m.group("s")
+        return m.group("rest"), m.group("s"), m.group("p") or ""
+    m = _TRAILING_SCOPE.match(q.rstrip("?.! "))
+    if m and m.group("rest"):
+        return m.group("rest"), m.group("s"), m.group("p") or ""
+    if m and m.group("rest2"):
+        return m.group("rest2"), "", m.group("p2")
+    return q, "", ""
+
+
 def analyze(question: str) -> Query:
-    """Classify a question and pull out its attribute, entity, noun and filters."""
+    """Classify a question and pull out its attribute, entity, noun, filters and where to look."""
+    rest, section, page = split_scope(question)
+    query = _classify(rest)
+    if section or page:
+        return replace(query, section=section.strip(), page=page.strip())
+    return query
+
+
+def _classify(question: str) -> Query:
     q = re.sub(r"\s+", " ", question.strip().rstrip("?.! "))
     low = q.lower()
     filt = _PRICE_FILTER.search(q)

@@ -104,6 +104,17 @@ def value_near_lines(lines: list[str], entity: str, rx: re.Pattern[str]) -> str 
     return None
 
 
+_NEXT_LABEL = re.compile(r"\.\s+[A-Z][\w ]{0,30}:\s")
+
+
+def _own_value(text: str) -> str:
+    """The value up to the next 'Label:' on the same line ('integer. Default: 3.' -> 'integer'); a one-word
+    value loses the full stop that ends its sentence."""
+    cut = _NEXT_LABEL.search(text)
+    value = (text[: cut.start()] if cut else text).strip()
+    return value[:-1] if value.endswith(".") and " " not in value else value
+
+
 def labelled_value(lines: list[str], attr_text: str, around: list[int] | None = None) -> str | None:
     """'Author: Jane Doe' or 'Author' followed by 'Jane Doe' (definition lists, tables)."""
     words = [re.escape(w) for w in attr_text.split()]
@@ -122,7 +133,7 @@ def labelled_value(lines: list[str], attr_text: str, around: list[int] | None = 
                 return m.group("v")
         m = re.search(label + r"\s*[:：=\-–—]\s*(?P<v>.+)$", line, re.I)
         if m and m.group("v").strip():
-            return clip(m.group("v"), 200)
+            return clip(_own_value(m.group("v")), 200)
         if re.fullmatch(r"\s*" + label + r"\s*:?\s*", line, re.I) and n + 1 < len(lines):
             return clip(lines[n + 1], 200)
         m = re.match(r"^\s*" + label + r"\s+(?P<v>.{1,80})$", line, re.I)

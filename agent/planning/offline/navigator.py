@@ -1,0 +1,309 @@
+"""Finding the page that answers a question: open collapsed content, load more, follow the best link, use the
+site's own search box, go back from dead ends, all within a budget of pages.
+
+Links are scored against the question's subject by their text, title, the line around them (an index entry's
+description), the nearest heading above them and the words of their URL path. Words that every link shares
+(the site's name) count for little. Nothing here knows any site: it reads only the observed page and the
+run's history, and each move is proposed as an ordinary plan step.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from rapidfuzz import fuzz
+
+from agent.planning.base import HistoryItem
+from agent.planning.offline.grounding import page_key
+from agent.planning.offline.intents import Click, GoBack, Navigate, Search, Wait
+from agent.planning.offline.page import (
+    is_button,
+    is_heading,
+    is_link,
+    is_text_field,
+    reading_order,
+    visible_text,
+)
+from agent.planning.offline.questions import Query, subject_words
+from agent.planning.offline.sections import heading_score
+from agent.planning.offline.text import norm, split_identifier, token_match, tokens
+from agent.planning.offline.urls import host_of
+from agent.planning.offline.values import page_lines
+from agent.types import Element, Observation
+
+#: Most pages opened while looking for one answer.
+MAX_PAGES = 8
+MAX_EXPANDS = 4
+MAX_LOAD_MORE = 6
+MAX_WAITS = 2
+#: A link this good is followed before trying the site's search; a weaker one only after it.
+STRONG_LINK = 0.6
+WEAK_LINK = 0.3
+#: A collapsed control must name the subject at least this well to be opened.
+EXPAND_MIN = 0.45
+
+_LOAD_MORE = re.compile(
+    r"^\s*(?:load|show|see|view|display)\s+(?:more|all|older|next)\b|^\s*more\s+(?:results|items|entries)\s*$"
+    r"|^\s*older\s+(?:posts|entries|versions)\s*$",
+    re.I,
+)
+_SEARCH_WORDS = re.compile(r"\bsearch\b|\bfind\b|\bquery\b", re.I)
+
+
+@dataclass(frozen=True)
+class Move:
+    """One step towards the answer and why."""
+
+    step: str
+    reason: str
+
+
+def subject_terms(query: Query) -> dict[str, float]:
+    """The question's subject as weighted tokens: what it names (section, page, entity) weighs most."""
+    weights: dict[str, float] = {}
+    for text, weight in (
+        (query.section, 1.5),
+        (query.page, 1.3),
+        (query.entity, 1.5),
+        (query.noun, 1.2),
+        (query.attr, 1.0),
+        (" ".join(subject_words(query)), 1.0),
+    ):
+        for tok in tokens(split_identifier(text)) if text else ():
+            if len(tok) > 1 and not tok.isdigit():
+                weights[tok] = max(weights.get(tok, 0.0), weight)
+    return weights
+
+
+def search_text(query: Query) -> str:
+    """What to type into a site's search box: the subject, not the whole question."""
+    for text in (query.entity, query.section, query.noun):
+        if text:
+            return re.sub(r"^(?:the|a|an)\s+", "", text.strip(), flags=re.I)
+    words = subject_words(query)
+    return " ".join(words[:4])
+
+
+def visited_pages(history: list[HistoryItem], observation: Observation) -> set[str]:
+    pages = {page_key(h.get("url")) for h in history if h.get("url")}
+    pages |= {
+        page_key(str((h.get("args") or {}).get("url") or ""))
+        for h in history
+        if h.get("action") == "navigate"
+    }
+    pages.add(page_key(observation.get("url")))
+    return {p for p in pages if p}
+
+
+def _tried(history: list[HistoryItem], step: str) -> int:
+    return sum(1 for h in history if h.get("plan_step") == step)
+
+
+def _line_of(el: Element, lines: list[str]) -> str:
+    text = norm(visible_text(el))
+    if not text:
+        return ""
+    return next((ln for ln in lines if text in norm(ln)), "")
+
+
+def _heading_above(el: Element, ordered: list[Element]) -> str:
+    last = ""
+    for other in ordered:
+        if other is el:
+            return last
+        if is_heading(other) and (other.get("zone") or "main") == (el.get("zone") or "main"):
+            last = visible_text(other)
+    return last
+
+
+def _path_words(href: str) -> str:
+    path = urlsplit(href).path
+    return split_identifier(re.sub(r"\.(?:html?|php|aspx?)$", "", path).replace("/", " "))
+
+
+def _coverage(terms: dict[str, float], text: str) -> float:
+    toks = tokens(text) if text else ()
+    if not toks or not terms:
+        return 0.0
+    got = sum(w * max(token_match(t, x) for x in toks) for t, w in terms.items())
+    return got / sum(terms.values())
+
+
+def score_link(el: Element, terms: dict[str, float], lines: list[str], ordered: list[Element]) -> float:
+    """How likely following the link leads to the subject, 0..1."""
+    attrs = el.get("attrs") or {}
+    text = visible_text(el)
+    parts = (
+        (text, 1.0),
+        (attrs.get("title", ""), 0.9),
+        (_path_words(attrs.get("href", "")), 0.8),
+        (_line_of(el, lines), 0.7),
+        (_heading_above(el, ordered), 0.35),
+    )
+    lexical = max(weight * _coverage(terms, part) for part, weight in parts)
+    fuzzy = fuzz.token_set_ratio(" ".join(terms), norm(text)) / 100 if text else 0.0
+    return round(0.85 * lexical + 0.15 * fuzzy, 4)
+
+
+def _idf(terms: dict[str, float], links: list[Element]) -> dict[str, float]:
+    """Terms that half the links share (the site's name, 'docs') say little about where to go."""
+    if len(links) < 4:
+        return terms
+    texts = [
+        set(tokens(visible_text(e) + " " + _path_words((e.get("attrs") or {}).get("href", ""))))
+        for e in links
+    ]
+    out = {}
+    for term, weight in terms.items():
+        share = sum(1 for t in texts if term in t) / len(texts)
+        out[term] = weight * (0.2 if share > 0.5 else 1.0)
+    return out
+
+
+def ranked_links(
+    query: Query, observation: Observation, history: list[HistoryItem]
+) -> list[tuple[float, Element]]:
+    """Links to pages not yet seen on this site, best first."""
+    here = observation.get("url") or ""
+    seen = visited_pages(history, observation)
+    links = [
+        e
+        for e in observation.get("elements") or []
+        if is_link(e)
+        and not e.get("disabled")
+        and urlsplit((e.get("attrs") or {}).get("href", "")).scheme in ("http", "https")
+        and host_of((e.get("attrs") or {}).get("href", "")) == host_of(here)
+    ]
+    terms = _idf(subject_terms(query), links)
+    lines = page_lines(observation)
+    ordered = reading_order(observation.get("elements") or [])
+    scored = []
+    for el in links:
+        href = page_key((el.get("attrs") or {}).get("href", ""))
+        if href in seen:
+            continue
+        scored.append((score_link(el, terms, lines, ordered), el))
+    scored.sort(key=lambda t: -t[0])
+    return scored
+
+
+def _collapsed(el: Element) -> bool:
+    tag = (el.get("tag") or "").lower()
+    return tag == "summary" or (el.get("attrs") or {}).get("aria-expanded") == "false"
+
+
+def expand_move(query: Query, observation: Observation, history: list[HistoryItem]) -> Move | None:
+    """Open the collapsed control (a <details> summary, an accordion button) that names the subject."""
+    subject = " ".join(subject_terms(query))
+    opened = {h.get("element_id") for h in history if h.get("action") == "click"}
+    best: tuple[float, Element] | None = None
+    for el in observation.get("elements") or []:
+        if not _collapsed(el) or el.get("id") in opened or not visible_text(el):
+            continue
+        score = max(heading_score(subject, visible_text(el)), heading_score(query.question, visible_text(el)))
+        if best is None or score > best[0]:
+            best = (score, el)
+    if best is None or best[0] < EXPAND_MIN:
+        return None
+    step = Click(visible_text(best[1])).step()
+    if (
+        _tried(history, step)
+        or sum(1 for h in history if h.get("action") == "click") >= MAX_EXPANDS + MAX_LOAD_MORE
+    ):
+        return None
+    return Move(step, f"the answer may be inside the collapsed {visible_text(best[1])!r}")
+
+
+def load_more_move(observation: Observation, history: list[HistoryItem]) -> Move | None:
+    """Press the list's 'Load more' while it is there, up to a budget."""
+    for el in reading_order(observation.get("elements") or []):
+        if (is_button(el) or is_link(el)) and not el.get("disabled") and _LOAD_MORE.search(visible_text(el)):
+            step = Click(visible_text(el)).step()
+            if _tried(history, step) < MAX_LOAD_MORE:
+                return Move(step, "the list may hold the answer further on; load more of it")
+    return None
+
+
+def has_search_box(observation: Observation) -> bool:
+    """Whether the page has its own search field (the ``search`` action types into it)."""
+    for el in observation.get("elements") or []:
+        if not is_text_field(el):
+            continue
+        attrs = el.get("attrs") or {}
+        described = " ".join(
+            [
+                el.get("name") or "",
+                el.get("placeholder") or "",
+                attrs.get("name", ""),
+                attrs.get("aria-label", ""),
+            ]
+        )
+        if (el.get("role") or "") == "searchbox" or (el.get("input_type") or "") == "search":
+            return True
+        if _SEARCH_WORDS.search(described):
+            return True
+    return False
+
+
+def search_move(query: Query, observation: Observation, history: list[HistoryItem]) -> Move | None:
+    """Search the site with its own search box for the question's subject (once per subject)."""
+    words = search_text(query)
+    if not words or not has_search_box(observation):
+        return None
+    step = Search(words).step()
+    if _tried(history, step):
+        return None
+    return Move(step, f"search the site for {words!r}")
+
+
+def just_searched(history: list[HistoryItem]) -> bool:
+    last = next((h for h in reversed(history) if h.get("action") not in ("wait",)), None)
+    if not last:
+        return False
+    return last.get("action") == "search" or (
+        last.get("action") == "type" and bool((last.get("args") or {}).get("submit"))
+    )
+
+
+def next_move(query: Query, observation: Observation, history: list[HistoryItem]) -> Move | None:
+    """The best next step towards a page that answers ``query``, or None when the budget or the leads are
+    exhausted."""
+    expand = expand_move(query, observation, history)
+    if expand:
+        return expand
+    more = load_more_move(observation, history)
+    if more:
+        return more
+    if len(visited_pages(history, observation)) > MAX_PAGES:
+        return None
+    links = ranked_links(query, observation, history)
+    best = links[0] if links else None
+    if just_searched(history) and (best is None or best[0] < WEAK_LINK):
+        waits = sum(1 for h in history[-MAX_WAITS:] if h.get("action") == "wait")
+        if waits < MAX_WAITS:
+            return Move(Wait(1.0).step(), "the search results may still be coming in")
+    if best is not None and best[0] >= STRONG_LINK:
+        return Move(
+            _follow(best[1]), f"the link {visible_text(best[1])!r} best matches the subject ({best[0]:.2f})"
+        )
+    if any(h.get("action") == "search" for h in history):
+        return None  # the site's search was the last resort: what it did not turn up is not here
+    search = search_move(query, observation, history)
+    if search:
+        return search
+    if best is not None and best[0] >= WEAK_LINK:
+        return Move(
+            _follow(best[1]), f"the link {visible_text(best[1])!r} is the best lead left ({best[0]:.2f})"
+        )
+    if any(h.get("action") in ("navigate", "click") and h.get("status") == "success" for h in history):
+        step = GoBack().step()
+        if _tried(history, step) < 3:
+            return Move(step, "this page is a dead end; go back and try the next lead")
+    return None
+
+
+def _follow(el: Element) -> str:
+    href = (el.get("attrs") or {}).get("href", "")
+    return Navigate(href).step() if href else Click(visible_text(el), role="link").step()

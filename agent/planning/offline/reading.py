@@ -1,0 +1,148 @@
+"""Where on the page a question is answered: a table cell, the section the question names, or the whole page,
+and which section the answer came from.
+
+A question about "the default of result_ttl" on a reference page full of "Default:" lines is read in the
+section headed ``result_ttl`` only; "in the Logging section, ..." is read in that section; a table question is
+read by row and column. Whatever answers, the answer carries its section heading and the URL (with the
+section's anchor), so the claim can be checked against the right place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from agent.planning.offline.answers import answer_on
+from agent.planning.offline.questions import Answer, Query, analyze, subject_words
+from agent.planning.offline.sections import (
+    TERM_LEVEL,
+    Section,
+    best_section,
+    inside,
+    page_sections,
+    section_of_line,
+    source_url,
+)
+from agent.planning.offline.tables import table_answer, table_caption
+from agent.planning.offline.text import clip, norm, tokens
+from agent.planning.offline.values import page_lines
+from agent.types import Observation
+
+#: Question kinds a section can narrow (titles, URLs and page messages belong to the whole page).
+SECTIONED = ("attribute", "generic", "count", "list", "superlative")
+#: A heading that names the subject this well is where the answer is.
+STRONG = 0.8
+#: A section the user named ('in the Logging section') is accepted on a looser match.
+NAMED = 0.6
+
+
+def subjects(query: Query) -> list[str]:
+    """What the question is about, most specific first: the section it names, its entity, noun, attribute,
+    then its content words."""
+    words = " ".join(subject_words(query)) if query.kind == "generic" else ""
+    return [s for s in (query.entity, query.noun, query.attr, words) if s]
+
+
+def answer_question(question: str, observation: Observation) -> Answer:
+    """Answer ``question`` from the observation, or say it is not there; the answer says where it came from."""
+    query = analyze(question)
+    if query.kind in SECTIONED:
+        cell = table_answer(query, observation)
+        if cell is not None:
+            return replace(
+                cell, section=table_caption(observation), source=source_url(_url(observation), None)
+            )
+        scoped = _in_section(query, observation)
+        if scoped is not None:
+            return scoped
+    return _sourced(answer_on(query, observation), observation)
+
+
+def _url(observation: Observation) -> str:
+    return observation.get("url") or ""
+
+
+def _from(section: Section, answer: Answer, observation: Observation) -> Answer:
+    return replace(answer, section=section.heading, source=source_url(_url(observation), section))
+
+
+def _body_answer(section: Section, observation: Observation) -> Answer:
+    """A section whose heading is the question itself (an FAQ entry): its body is the answer."""
+    if not section.body:
+        return _from(
+            section, Answer(False, f'The section "{section.heading}" is collapsed or empty.'), observation
+        )
+    text = clip(" ".join(section.body[:2]), 300)
+    return _from(section, Answer(True, text, f'the section "{section.heading}"'), observation)
+
+
+#: Attribute words that name no label of their own ('the default value' is labelled 'Default').
+_VAGUE = frozenset({"value", "setting", "option", "parameter", "field", "property"})
+
+
+def _attempts(query: Query, section: Section) -> list[Query]:
+    """The question as asked, preceded (for attributes) by its attribute without the words the section
+    heading already says: 'the default log level' in the section 'log_level' asks for its 'default'."""
+    if query.kind != "attribute" or not query.attr:
+        return [query]
+    said = set(tokens(section.heading)) | _VAGUE
+    kept = [w for w in query.attr.split() if not (set(tokens(w)) & said)]
+    reduced = " ".join(kept)
+    if reduced and reduced != query.attr:
+        return [replace(query, attr=reduced, entity=""), query]
+    return [query]
+
+
+def _in_section(query: Query, observation: Observation) -> Answer | None:
+    """The answer read inside the section the question names, or None when no section stands out."""
+    sections = [s for s in page_sections(observation) if s.level > 1]
+    if not sections:
+        return None
+    named = bool(query.section)
+    found = best_section(sections, [query.section] if named else subjects(query))
+    if found is None or found[1] < (NAMED if named else STRONG):
+        if named:
+            return Answer(False, f'There is no "{query.section}" section on this page.')
+        return None
+    section, _score = found
+    unscoped = replace(query, section="", page="")
+    if query.kind == "generic" and not named:
+        return _body_answer(section, observation)
+    narrowed = inside(section, observation)
+    if section.level < TERM_LEVEL:
+        nested = [s for s in page_sections(narrowed) if s.element_id != section.element_id]
+        inner = best_section(nested, subjects(unscoped)) if nested else None
+        if inner is not None and inner[1] >= NAMED:
+            for attempt in _attempts(unscoped, inner[0]):
+                answer = answer_on(attempt, inside(inner[0], narrowed))
+                if answer.found:
+                    return _from(inner[0], answer, observation)
+    if not section.body:
+        return _body_answer(section, observation)
+    for attempt in _attempts(unscoped, section):
+        answer = answer_on(attempt, narrowed)
+        if answer.found:
+            return _from(section, answer, observation)
+    return _from(section, answer, observation) if named else None
+
+
+def _sourced(answer: Answer, observation: Observation) -> Answer:
+    """A whole-page answer with the section it sits in; a line that is only a heading is no answer."""
+    if not answer.found:
+        return replace(answer, source=_url(observation))
+    sections = page_sections(observation)
+    text = norm(answer.text)
+    for section in sections:
+        heading = norm(section.heading)
+        if section.level > 1 and heading and text.startswith(heading):
+            rest = text[len(heading) :].strip()
+            if not rest or rest not in norm(" ".join(section.body)):
+                return _body_answer(section, observation)  # the heading restated, or run into the next one
+    lines = page_lines(observation)
+    probe = norm(answer.text)[:30]
+    line = next((ln for ln in lines if probe and probe in norm(ln)), "")
+    holder = section_of_line(sections, line) if line else None
+    if holder is not None and holder.level == 1:
+        holder = None
+    return replace(
+        answer, section=holder.heading if holder else "", source=source_url(_url(observation), holder)
+    )
