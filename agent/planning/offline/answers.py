@@ -241,10 +241,20 @@ def answer_on(query: Query, observation: Observation) -> Answer:
             return found
         generic = _answer_generic(query, observation, lines)
         typed = VALUE_RX.get(query.value_type)
-        if generic.found and (typed is None or typed.search(generic.text)):
+        fits = typed.search(generic.text) if typed is not None else _names_attribute(query, generic)
+        if generic.found and fits:
             return generic
         return found
     return _answer_generic(query, observation, lines)
+
+
+def _names_attribute(query: Query, answer: Answer) -> bool:
+    """A line answers 'the default job timeout' only if it says 'timeout' (the attribute's head word)."""
+    words = [w for w in tokens(query.attr) if w not in QUESTION_WORDS]
+    if not words:
+        return True
+    head = words[-1]
+    return any(token_match(head, t) >= 0.8 for t in tokens(answer.evidence + " " + answer.text))
 
 
 def _names_missing(query: Query, lines: list[str]) -> bool:

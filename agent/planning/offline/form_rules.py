@@ -250,7 +250,7 @@ def parse_type(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
     def make(t: str, f: str) -> list[Intent] | None:
         text = value(t, spans)
         field, _role = target_of(f, spans, FIELD_HINTS) if f else ("", "")
-        if field.lower() in ("text", "it", "here", "there", "one"):
+        if field.lower() in ("text", "it", "here", "there", "one") and only_mask(f.strip()) is None:
             field = ""
         if not text and only_mask(t.strip()) is None:
             return None

@@ -34,6 +34,7 @@ from agent.planning.offline.intents import (
 from agent.planning.offline.page_rules import (
     BARE_FINDERS,
     QUESTION_START,
+    SCOPE_CLAUSE,
     Rule,
     parse_answer,
     parse_back,
@@ -47,7 +48,7 @@ from agent.planning.offline.page_rules import (
     parse_url,
     parse_wait,
 )
-from agent.planning.offline.targets import shown
+from agent.planning.offline.targets import question_text, shown
 from agent.planning.offline.text import (
     mask_quotes,
 )
@@ -158,24 +159,39 @@ def parse_goal(goal: str) -> ParsedGoal:
     answer = parse_answer(masked.strip(), spans)
     if answer:
         return ParsedGoal(goal=text, intents=tuple(answer))
+    scope = ""
     for clause in split_clauses(masked, spans):
         if BARE_FINDERS.match(clause):
             continue
+        if SCOPE_CLAUSE.match(clause):
+            scope = clause  # 'In the Logging section of the reference,' belongs to the question after it
+            continue
+        if scope:
+            asked = parse_clause(clause, spans) or []
+            if len(asked) == 1 and isinstance(asked[0], Ask):
+                intents.append(Ask(question_text(f"{scope}, {clause}", spans)))
+                scope = ""
+                continue
+            unknown.append(shown(scope, spans))
+            scope = ""
         found = parse_clause(clause, spans)
         if found is None:
             unknown.append(shown(clause, spans))
         else:
             intents.extend(found)
+    if scope:
+        unknown.append(shown(scope, spans))
     if not intents and not unknown:
         unknown.append(text)
     return ParsedGoal(goal=text, intents=tuple(_merge(intents)), unknown=tuple(unknown))
 
 
 def not_understood_message(parsed: ParsedGoal) -> str:
-    """What could not be understood, and what can be said instead."""
+    """What could not be understood, and what can be said instead (the first sentence says it all)."""
     missing = "; ".join(f'"{u}"' for u in parsed.unknown) or f'"{parsed.goal}"'
     return (
-        f"The offline planner could not understand {missing}. It supports plain commands, joined by 'then', "
-        f"'and', commas or new lines: " + "; ".join(SUPPORTED_PHRASINGS) + ". Quote exact values, e.g. "
-        'type "alice" into "Username". For free-form goals configure a model (planner: openai).'
+        "The offline planner does not understand this wording; configure a model (see README). "
+        f"It could not understand {missing}. It supports plain English commands, joined by 'then', 'and', "
+        "commas or new lines: " + "; ".join(SUPPORTED_PHRASINGS) + '. Quote exact values, e.g. type "alice" '
+        'into "Username".'
     )

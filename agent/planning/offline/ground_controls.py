@@ -36,6 +36,7 @@ from agent.planning.offline.matching import (
     rank,
     text_of_choice,
 )
+from agent.planning.offline.navigator import best_link_to
 from agent.planning.offline.page import (
     directional_distance,
     is_button,
@@ -78,6 +79,13 @@ def ground_click(intent: Click, g: Grounding) -> Action:
                 alt = choose_near(g.observation, head, split.group("h"), split.group("a"), what=what)
                 if alt.ok:
                     pick = alt
+    if intent.role == "link" and not intent.near and (pick.status == "not_found" or pick.score < 0.75):
+        lead = best_link_to(intent.target, g.observation)
+        if lead is not None and lead[1].get("id") not in g.avoid:
+            el = lead[1]
+            return make_action(
+                "click", el, f'{describe(el)} is the link that best leads to "{intent.target}"'
+            )
     el = require(pick, f'{what} "{intent.target}"')
     return make_action("click", el, pick.message)
 

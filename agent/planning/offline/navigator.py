@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import unquote_plus, urlsplit
 
 from rapidfuzz import fuzz
 
@@ -86,8 +86,9 @@ def search_text(query: Query) -> str:
     return " ".join(words[:4])
 
 
-def visited_pages(history: list[HistoryItem], observation: Observation) -> set[str]:
-    pages = {page_key(h.get("url")) for h in history if h.get("url")}
+def visited_pages(history: list[HistoryItem], observation: Observation, start_url: str = "") -> set[str]:
+    """Pages this run has already been on (URLs without their fragment)."""
+    pages = {page_key(h.get("url")) for h in history if h.get("url")} | {page_key(start_url)}
     pages |= {
         page_key(str((h.get("args") or {}).get("url") or ""))
         for h in history
@@ -102,10 +103,13 @@ def _tried(history: list[HistoryItem], step: str) -> int:
 
 
 def _line_of(el: Element, lines: list[str]) -> str:
+    """The words around a link: its line of page text and the line after it (a result's snippet, an index
+    entry's description)."""
     text = norm(visible_text(el))
     if not text:
         return ""
-    return next((ln for ln in lines if text in norm(ln)), "")
+    at = next((n for n, ln in enumerate(lines) if text in norm(ln)), None)
+    return " ".join(lines[at : at + 2]) if at is not None else ""
 
 
 def _heading_above(el: Element, ordered: list[Element]) -> str:
@@ -163,11 +167,11 @@ def _idf(terms: dict[str, float], links: list[Element]) -> dict[str, float]:
 
 
 def ranked_links(
-    query: Query, observation: Observation, history: list[HistoryItem]
+    query: Query, observation: Observation, history: list[HistoryItem], start_url: str = ""
 ) -> list[tuple[float, Element]]:
     """Links to pages not yet seen on this site, best first."""
     here = observation.get("url") or ""
-    seen = visited_pages(history, observation)
+    seen = visited_pages(history, observation, start_url)
     links = [
         e
         for e in observation.get("elements") or []
@@ -187,6 +191,19 @@ def ranked_links(
         scored.append((score_link(el, terms, lines, ordered), el))
     scored.sort(key=lambda t: -t[0])
     return scored
+
+
+def best_link_to(name: str, observation: Observation) -> tuple[float, Element] | None:
+    """The link that best leads to a page the user named in other words ('the deployment guide' for
+    'Deploying to production'), with its score, when one stands out."""
+    ranked = ranked_links(Query("generic", name, noun=name), observation, [])
+    if not ranked or ranked[0][0] < STRONG_LINK:
+        return None
+    top = page_key((ranked[0][1].get("attrs") or {}).get("href"))
+    rivals = [s for s, e in ranked[1:] if page_key((e.get("attrs") or {}).get("href")) != top]
+    if rivals and rivals[0] >= ranked[0][0] - 0.05:
+        return None
+    return ranked[0]
 
 
 def _collapsed(el: Element) -> bool:
@@ -267,7 +284,9 @@ def just_searched(history: list[HistoryItem]) -> bool:
     )
 
 
-def next_move(query: Query, observation: Observation, history: list[HistoryItem]) -> Move | None:
+def next_move(
+    query: Query, observation: Observation, history: list[HistoryItem], start_url: str = ""
+) -> Move | None:
     """The best next step towards a page that answers ``query``, or None when the budget or the leads are
     exhausted."""
     expand = expand_move(query, observation, history)
@@ -276,9 +295,9 @@ def next_move(query: Query, observation: Observation, history: list[HistoryItem]
     more = load_more_move(observation, history)
     if more:
         return more
-    if len(visited_pages(history, observation)) > MAX_PAGES:
+    if len(visited_pages(history, observation, start_url)) > MAX_PAGES:
         return None
-    links = ranked_links(query, observation, history)
+    links = ranked_links(query, observation, history, start_url)
     best = links[0] if links else None
     if just_searched(history) and (best is None or best[0] < WEAK_LINK):
         waits = sum(1 for h in history[-MAX_WAITS:] if h.get("action") == "wait")
@@ -288,20 +307,62 @@ def next_move(query: Query, observation: Observation, history: list[HistoryItem]
         return Move(
             _follow(best[1]), f"the link {visible_text(best[1])!r} best matches the subject ({best[0]:.2f})"
         )
-    if any(h.get("action") == "search" for h in history):
-        return None  # the site's search was the last resort: what it did not turn up is not here
-    search = search_move(query, observation, history)
+    searched = any(h.get("action") == "search" for h in history)
+    search = None if searched else search_move(query, observation, history)
     if search:
         return search
-    if best is not None and best[0] >= WEAK_LINK:
+    if best is not None and best[0] >= WEAK_LINK and not searched:
         return Move(
             _follow(best[1]), f"the link {visible_text(best[1])!r} is the best lead left ({best[0]:.2f})"
         )
+    if searched:
+        result = _search_result(links, observation, history)
+        if result is not None:
+            return Move(
+                _follow(result), f"the site's search lists {visible_text(result)!r} first for the subject"
+            )
+        if _came_from_search(history, observation) and _tried(history, GoBack().step()) < 3:
+            return Move(GoBack().step(), "this search result is a dead end; go back to the other results")
+        return None  # the site's search was the last resort: what it did not turn up is not here
     if any(h.get("action") in ("navigate", "click") and h.get("status") == "success" for h in history):
         step = GoBack().step()
         if _tried(history, step) < 3:
             return Move(step, "this page is a dead end; go back and try the next lead")
     return None
+
+
+def _search_result(
+    links: list[tuple[float, Element]], observation: Observation, history: list[HistoryItem]
+) -> Element | None:
+    """On the page a search led to, the result the site ranks best among those that share a word with the
+    subject (the site's own ranking stands in for the words its results leave out)."""
+    searches = [h for h in history if h.get("action") == "search" and h.get("status") == "success"]
+    if not searches or page_key(searches[-1].get("url")) != page_key(observation.get("url")):
+        return None
+    results = [e for score, e in links if score > 0.1 and (e.get("zone") or "main") == "main"]
+    return results[0] if results else None
+
+
+def _came_from_search(history: list[HistoryItem], observation: Observation) -> bool:
+    """This page was opened from the results of a search (going back returns to them)."""
+    searches = [
+        n for n, h in enumerate(history) if h.get("action") == "search" and h.get("status") == "success"
+    ]
+    if not searches:
+        return False
+    results_page = page_key(history[searches[-1]].get("url"))
+    return bool(results_page) and results_page != page_key(observation.get("url"))
+
+
+def echoes_search(text: str, observation: Observation, history: list[HistoryItem]) -> bool:
+    """The text repeats a query this run searched for, on the page that query led to."""
+    asked = unquote_plus(urlsplit(observation.get("url") or "").query)
+    for item in history:
+        args = item.get("args") or {}
+        query = str(args.get("query") or (args.get("text") if item.get("action") == "type" else "") or "")
+        if query and norm(query) in norm(text) and norm(query) in norm(asked):
+            return True
+    return False
 
 
 def _follow(el: Element) -> str:

@@ -114,8 +114,8 @@ def parse_navigate(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
     if re.match(r"^(?:go|navigate|head|return)\s+(?:back\s+)?home$", c, I):
         return [Click(target="home", role="link")]
     m = re.match(
-        r"^(?:go|navigate|browse|head|get|jump|proceed|move|switch|return|come)\s+(?:over\s+|back\s+|"
-        r"straight\s+|directly\s+)?(?:to|into|onto)\s+(?P<t>.+)$",
+        r"^(?:go|navigate|browse|head|get|jump|proceed|move|switch|return|come|(?:take|bring)\s+me)\s+"
+        r"(?:over\s+|back\s+|straight\s+|directly\s+)?(?:to|into|onto)\s+(?P<t>.+)$",
         c,
         I,
     ) or re.match(r"^(?:open|visit|load|launch|browse|navigate)\s+(?:up\s+)?(?:to\s+)?(?P<t>.+)$", c, I)
@@ -258,11 +258,25 @@ QUESTION_START = re.compile(
 )
 
 
+#: 'In the Logging section of the reference' on its own: where the question after it should look.
+SCOPE_CLAUSE = re.compile(
+    r"^(?:in|under|within|on|from)\s+(?:the\s+)?[\w\s'-]+?\s+(?:section|chapter|part|heading|table|tab|page)"
+    r"(?:\s+(?:of|on|in)\s+(?:the\s+)?[\w\s'-]+?)?$",
+    re.I,
+)
 BARE_FINDERS = re.compile(r"^(?:find|locate|look|look\s+around|find\s+it|search|identify)$", re.I)
 
 
+#: A question mark alone does not make a question this grammar can read: it must be English.
+_ENGLISH = re.compile(
+    r"\b(?:the|a|an|is|are|was|were|do|does|did|can|could|of|in|on|for|to|with|what|which|who|how|when|where"
+    r"|why|there|this|that|my|your|it|has|have)\b",
+    re.I,
+)
+
+
 def parse_question(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
-    if QUESTION_START.match(c) or c.rstrip().endswith("?"):
+    if QUESTION_START.match(c) or (c.rstrip().endswith("?") and _ENGLISH.search(c)):
         q = question_text(c, spans)
         return [Ask(q)] if len(re.findall(r"\w+", q)) >= 2 else None
     return None

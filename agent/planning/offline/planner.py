@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 from agent import terminals
 from agent.dom.lookup import element_by_id
 from agent.planning.base import HistoryItem, PlanRequest, PlanResult
 from agent.planning.offline.grammar import ParsedGoal, not_understood_message, parse_goal
-from agent.planning.offline.ground_page import answer_all
 from agent.planning.offline.grounding import ZERO_USAGE, Failure, Grounding, can_scroll_down
 from agent.planning.offline.intents import (
     ELEMENT_INTENTS,
@@ -32,10 +32,10 @@ from agent.planning.offline.intents import (
 )
 from agent.planning.offline.leads import entity_lead, login_lead, section_lead, subject_lead
 from agent.planning.offline.messages import page_message
-from agent.planning.offline.navigator import expand_move, next_move
+from agent.planning.offline.navigator import echoes_search, expand_move, next_move, visited_pages
 from agent.planning.offline.overlays import blocking_overlay
 from agent.planning.offline.page import is_button, is_link, role_of, visible_text
-from agent.planning.offline.questions import analyze
+from agent.planning.offline.questions import Answer, analyze
 from agent.planning.offline.reading import answer_question
 from agent.planning.offline.text import clip
 from agent.planning.offline.translator import ground
@@ -233,7 +233,7 @@ def plan_goal(request: PlanRequest) -> PlanResult:
 
     if not remaining:
         if questions:
-            return _plan_questions(questions, observation, history, raw)
+            return _plan_questions(questions, observation, history, raw, request.get("start_url") or "")
         error = _page_error(observation)
         if error:
             return _result(
@@ -297,16 +297,32 @@ def _overlay_first(observation: Observation, history: list[HistoryItem]) -> list
     return [step] if sum(1 for h in history if h.get("plan_step") == step) < MAX_OVERLAY_ATTEMPTS else []
 
 
+def _checked(answer: Answer, observation: Observation, history: list[HistoryItem]) -> Answer:
+    """A line that only repeats what the agent typed into a search ('0 results for X') answers nothing."""
+    if answer.found and echoes_search(f"{answer.text} {answer.evidence}", observation, history):
+        return replace(answer, found=False, text=f"Only the search for it is on the page: {answer.text}")
+    return answer
+
+
 def _plan_questions(
-    questions: list[Ask], observation: Observation, history: list[HistoryItem], raw: dict[str, Any]
+    questions: list[Ask],
+    observation: Observation,
+    history: list[HistoryItem],
+    raw: dict[str, Any],
+    start_url: str = "",
 ) -> PlanResult:
     """All actions are done: answer from the page, scan further down, follow a lead, or report not found.
 
     A collection question asked away from its section goes there first; when the page is scanned to the end,
     a link the question names, a link to its entity, or a search for the entity is tried once each.
     """
-    found, text = answer_all(questions, observation)
-    answers = [answer_question(q.question, observation) for q in questions]
+    answers = [_checked(answer_question(q.question, observation), observation, history) for q in questions]
+    found = all(a.found for a in answers)
+    text = (
+        answers[0].text
+        if len(answers) == 1
+        else "; ".join(f"{q.question}: {a.text}" for q, a in zip(questions, answers, strict=True))
+    )
     raw["evidence"] = [
         {"question": q.question, "answer": a.text, "found": a.found, "section": a.section, "source": a.source}
         for q, a in zip(questions, answers, strict=True)
@@ -343,7 +359,10 @@ def _plan_questions(
             raw=raw,
             reasoning="the answer is not visible yet; scan further down the page",
         )
-    leads = [subject_lead(query, observation), entity_lead(query, observation)]
+    leads = [
+        subject_lead(query, observation, visited_pages(history, observation, start_url)),
+        entity_lead(query, observation),
+    ]
     lead = next((s for s in leads if s and not _tried(history, s)), None)
     if lead:
         return _result(
@@ -351,7 +370,7 @@ def _plan_questions(
             raw=raw,
             reasoning="the answer is not on this page; follow the most promising lead",
         )
-    move = next_move(query, observation, history)
+    move = next_move(query, observation, history, start_url)
     if move:
         return _result(
             proposed_actions=[*_overlay_first(observation, history), move.step],

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from agent.planning.offline.text import tokens
+from agent.planning.offline.text import stem, tokens
 
 
 @dataclass(frozen=True)
@@ -100,6 +100,15 @@ QUESTION_WORDS = frozenset(
 )
 
 
+#: 'how many X does a worker start': a number the page states, not items to count.
+_STATED_NUMBER = re.compile(
+    r"^\s*times\b|\b(?:does|do|did|will|can|should|would|could)\s+\w+"
+    r"|\b(?:is|are|was|were)\s+(?!there\b|listed\b|shown\b|displayed\b|available\b|on\b|in\b|visible\b|left\b"
+    r"|found\b|for\b|under\b|below\b|over\b|above\b|priced\b|rated\b|selected\b|checked\b)\w+",
+    re.I,
+)
+
+
 def _value_type(text: str) -> str:
     for name, rx in _TYPE_WORDS:
         if rx.search(text):
@@ -121,9 +130,20 @@ def _noun(rest: str) -> str:
 def subject_words(query: Query) -> list[str]:
     """The content words a question is about (its noun, attribute and entity), for finding where to look."""
     text = " ".join(p for p in (query.noun, query.attr, query.entity) if p) or query.question
-    return [t for t in tokens(text) if t not in QUESTION_WORDS and not t.isdigit() and len(t) > 1]
+    asked = set(tokens(" ".join(query.entity.split()))) if query.entity else set()
+    return [
+        t for t in tokens(text) if (t in asked or t not in _QUESTION_STEMS) and not t.isdigit() and len(t) > 1
+    ]
 
 
+#: Names written the way code and settings are ('result_ttl', 'app.config', 'maxRetries'): the subject itself.
+_IDENTIFIER = re.compile(
+    r"\b[A-Za-z][A-Za-z0-9]*(?:[_.][A-Za-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b\d+(?:\.\d+)+\b"
+    r"|\b[a-z]+(?:-[a-z]*\d[a-z0-9]*)+\b"
+)
+
+
+_QUESTION_STEMS = QUESTION_WORDS | {stem(w) for w in QUESTION_WORDS}
 _SCOPE_WORDS = r"section|chapter|part|heading|table|tab"
 _LEADING_SCOPE = re.compile(
     r"^(?:in|under|from|within|on)\s+(?:the\s+)?(?P<s>[^,]+?)\s+(?P<k>" + _SCOPE_WORDS + r"|page)"
@@ -158,6 +178,9 @@ def analyze(question: str) -> Query:
     """Classify a question and pull out its attribute, entity, noun, filters and where to look."""
     rest, section, page = split_scope(question)
     query = _classify(rest)
+    named = _IDENTIFIER.search(rest)
+    if named and not query.entity:
+        query = replace(query, entity=named.group(0))
     if section or page:
         return replace(query, section=section.strip(), page=page.strip())
     return query
@@ -180,6 +203,10 @@ def _classify(question: str) -> Query:
     )
     if m:
         rest = next(g for g in (m.group("r"), m.group("r2"), m.group("r3")) if g is not None)
+        if _STATED_NUMBER.search(rest):  # 'how many times' asks for a number, it is not about times
+            stated = re.sub(r"\bhow\s+many\s+times\b", "how many", q, flags=re.I)
+            noun = "" if re.match(r"^\s*times\b", rest, re.I) else _noun(rest)
+            return Query("generic", stated, noun=noun, value_type="number")
         return Query("count", q, noun=_noun(rest), price_filter=price_filter)
     if re.search(
         r"\b(?:page|site|screen|it|website|app|form)\s+(?:now\s+)?(?:say|says|said|show|shows|showing|display|"

@@ -122,7 +122,9 @@ def _in_section(query: Query, observation: Observation) -> Answer | None:
         answer = answer_on(attempt, narrowed)
         if answer.found:
             return _from(section, answer, observation)
-    return _from(section, answer, observation) if named else None
+    if named:
+        return _from(section, answer, observation)
+    return _body_answer(section, observation) if query.kind in ("attribute", "generic") else None
 
 
 def _sourced(answer: Answer, observation: Observation) -> Answer:

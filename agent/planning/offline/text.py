@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from difflib import SequenceMatcher
 from functools import lru_cache
+from os.path import commonprefix
+
+from rapidfuzz import fuzz
 
 # ----------------------------------------------------------------------------------------------------------
 # Quoting: quoted values are taken verbatim, so the grammar masks them before splitting a goal into clauses.
@@ -181,8 +183,11 @@ def token_match(a: str, b: str) -> float:
         return 0.7 if min(len(a), len(b)) >= 4 else 0.5
     if len(a) >= 4 and len(b) >= 4 and (a in b or b in a):
         return 0.55
-    if len(a) >= 5 and len(b) >= 5 and SequenceMatcher(None, a, b).ratio() >= 0.84:
+    if len(a) >= 5 and len(b) >= 5 and fuzz.ratio(a, b) >= 84:
         return 0.8
+    common = len(commonprefix([a, b]))
+    if common >= 5 and common >= 0.6 * min(len(a), len(b)):
+        return 0.75  # one word, two forms: 'deployment' / 'deploying', 'configuration' / 'configuring'
     return 0.0
 
 
