@@ -60,7 +60,7 @@ DOC_GOALS: tuple[DocGoal, ...] = (
     ),
     DocGoal(
         "How many times is a failed job retried?",
-        ("3 times", "retried 3"),
+        ("3",),
         "/guide/scheduling.html",
         "Retries",
     ),

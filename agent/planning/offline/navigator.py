@@ -299,7 +299,7 @@ def next_move(
         return None
     links = ranked_links(query, observation, history, start_url)
     best = links[0] if links else None
-    if just_searched(history) and (best is None or best[0] < WEAK_LINK):
+    if just_searched(history) and _search_result(links, observation, history) is None:
         waits = sum(1 for h in history[-MAX_WAITS:] if h.get("action") == "wait")
         if waits < MAX_WAITS:
             return Move(Wait(1.0).step(), "the search results may still be coming in")

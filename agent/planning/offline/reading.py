@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from agent.planning.offline.answers import answer_on
+from agent.planning.offline.page import is_link, visible_text
 from agent.planning.offline.questions import Answer, Query, analyze, subject_words
 from agent.planning.offline.sections import (
     TERM_LEVEL,
@@ -103,7 +104,7 @@ def _in_section(query: Query, observation: Observation) -> Answer | None:
         if named:
             return Answer(False, f'There is no "{query.section}" section on this page.')
         return None
-    section, _score = found
+    section, score = found
     unscoped = replace(query, section="", page="")
     if query.kind == "generic" and not named:
         return _body_answer(section, observation)
@@ -124,7 +125,28 @@ def _in_section(query: Query, observation: Observation) -> Answer | None:
             return _from(section, answer, observation)
     if named:
         return _from(section, answer, observation)
-    return _body_answer(section, observation) if query.kind in ("attribute", "generic") else None
+    if score == 1.0 and query.kind in ("attribute", "generic"):
+        return _body_answer(
+            section, observation
+        )  # headed by the exact name asked about ('1.2.0', 'result_ttl')
+    return None
+
+
+#: Evidence of answers that are a page line picked for sharing the question's words.
+_LINE_ANSWERS = frozenset({"best matching line", "label and value", "the page mentions it"})
+
+
+def _is_lead(text: str, observation: Observation) -> bool:
+    """The line is an entry of an index or a menu (it starts with a link to another page): a lead to follow,
+    not an answer."""
+    here = (_url(observation)).split("#", 1)[0]
+    start = norm(text)
+    for el in observation.get("elements") or []:
+        href = ((el.get("attrs") or {}).get("href") or "").split("#", 1)[0]
+        label = norm(visible_text(el))
+        if is_link(el) and href and href != here and len(label) >= 8 and start.startswith(label):
+            return True
+    return False
 
 
 def _sourced(answer: Answer, observation: Observation) -> Answer:
@@ -139,6 +161,8 @@ def _sourced(answer: Answer, observation: Observation) -> Answer:
             rest = text[len(heading) :].strip()
             if not rest or rest not in norm(" ".join(section.body)):
                 return _body_answer(section, observation)  # the heading restated, or run into the next one
+    if answer.evidence in _LINE_ANSWERS and _is_lead(answer.text.removeprefix("Yes: "), observation):
+        return Answer(False, f"Only a link to it is here: {answer.text}", source=_url(observation))
     lines = page_lines(observation)
     probe = norm(answer.text)[:30]
     line = next((ln for ln in lines if probe and probe in norm(ln)), "")
