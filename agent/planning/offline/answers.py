@@ -204,6 +204,8 @@ def _answer_generic(query: Query, observation: Observation, lines: list[str]) ->
             if len(words) >= 2:
                 return Answer(True, " ".join(words), clip(line, 200))
     if query.yes_no:
+        if not all(any(token_match(w, t) >= 0.8 for t in tokens(line)) for w in words):
+            return Answer(False, f'The page does not say whether "{query.question}".')
         return Answer(True, f"Yes: {clip(line, 280)}", "the page mentions it")
     if all(any(token_match(w, t) >= 0.8 for w in words) for t in tokens(line)) and n + 1 < len(lines):
         return Answer(True, clip(f"{line} {lines[n + 1]}", 300), "label and value")

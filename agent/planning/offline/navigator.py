@@ -102,14 +102,19 @@ def _tried(history: list[HistoryItem], step: str) -> int:
     return sum(1 for h in history if h.get("plan_step") == step)
 
 
-def _line_of(el: Element, lines: list[str]) -> str:
-    """The words around a link: its line of page text and the line after it (a result's snippet, an index
-    entry's description)."""
+def _line_of(el: Element, lines: list[str], labels: frozenset[str] = frozenset()) -> str:
+    """The words around a link: its line of page text, and the line after it (a result's snippet) unless that
+    line is another link's entry (``labels``: the page's link texts, normalized)."""
     text = norm(visible_text(el))
     if not text:
         return ""
     at = next((n for n, ln in enumerate(lines) if text in norm(ln)), None)
-    return " ".join(lines[at : at + 2]) if at is not None else ""
+    if at is None:
+        return ""
+    after = lines[at + 1] if at + 1 < len(lines) else ""
+    if after and any(norm(after).startswith(label) for label in labels):
+        after = ""
+    return f"{lines[at]} {after}".strip()
 
 
 def _heading_above(el: Element, ordered: list[Element]) -> str:
@@ -135,7 +140,13 @@ def _coverage(terms: dict[str, float], text: str) -> float:
     return got / sum(terms.values())
 
 
-def score_link(el: Element, terms: dict[str, float], lines: list[str], ordered: list[Element]) -> float:
+def score_link(
+    el: Element,
+    terms: dict[str, float],
+    lines: list[str],
+    ordered: list[Element],
+    labels: frozenset[str] = frozenset(),
+) -> float:
     """How likely following the link leads to the subject, 0..1."""
     attrs = el.get("attrs") or {}
     text = visible_text(el)
@@ -143,7 +154,7 @@ def score_link(el: Element, terms: dict[str, float], lines: list[str], ordered: 
         (text, 1.0),
         (attrs.get("title", ""), 0.9),
         (_path_words(attrs.get("href", "")), 0.8),
-        (_line_of(el, lines), 0.7),
+        (_line_of(el, lines, labels), 0.7),
         (_heading_above(el, ordered), 0.35),
     )
     lexical = max(weight * _coverage(terms, part) for part, weight in parts)
@@ -183,12 +194,13 @@ def ranked_links(
     terms = _idf(subject_terms(query), links)
     lines = page_lines(observation)
     ordered = reading_order(observation.get("elements") or [])
+    labels = frozenset(norm(visible_text(e)) for e in links if len(norm(visible_text(e))) >= 3)
     scored = []
     for el in links:
         href = page_key((el.get("attrs") or {}).get("href", ""))
         if href in seen:
             continue
-        scored.append((score_link(el, terms, lines, ordered), el))
+        scored.append((score_link(el, terms, lines, ordered, labels), el))
     scored.sort(key=lambda t: -t[0])
     return scored
 
@@ -299,7 +311,11 @@ def next_move(
         return None
     links = ranked_links(query, observation, history, start_url)
     best = links[0] if links else None
-    if just_searched(history) and _search_result(links, observation, history) is None:
+    if (
+        just_searched(history)
+        and _on_results(history, observation)
+        and _search_result(links, observation, history) is None
+    ):
         waits = sum(1 for h in history[-MAX_WAITS:] if h.get("action") == "wait")
         if waits < MAX_WAITS:
             return Move(Wait(1.0).step(), "the search results may still be coming in")
@@ -331,13 +347,18 @@ def next_move(
     return None
 
 
+def _on_results(history: list[HistoryItem], observation: Observation) -> bool:
+    """This is the page the run's last search led to."""
+    searches = [h for h in history if h.get("action") == "search" and h.get("status") == "success"]
+    return bool(searches) and page_key(searches[-1].get("url")) == page_key(observation.get("url"))
+
+
 def _search_result(
     links: list[tuple[float, Element]], observation: Observation, history: list[HistoryItem]
 ) -> Element | None:
     """On the page a search led to, the result the site ranks best among those that share a word with the
     subject (the site's own ranking stands in for the words its results leave out)."""
-    searches = [h for h in history if h.get("action") == "search" and h.get("status") == "success"]
-    if not searches or page_key(searches[-1].get("url")) != page_key(observation.get("url")):
+    if not _on_results(history, observation):
         return None
     results = [e for score, e in links if score > 0.1 and (e.get("zone") or "main") == "main"]
     return results[0] if results else None

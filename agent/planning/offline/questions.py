@@ -129,7 +129,8 @@ def _noun(rest: str) -> str:
 
 def subject_words(query: Query) -> list[str]:
     """The content words a question is about (its noun, attribute and entity), for finding where to look."""
-    text = " ".join(p for p in (query.noun, query.attr, query.entity) if p) or query.question
+    parts = [query.noun, query.attr, query.entity] + ([query.question] if query.kind == "generic" else [])
+    text = " ".join(p for p in parts if p) or query.question
     asked = set(tokens(" ".join(query.entity.split()))) if query.entity else set()
     return [
         t for t in tokens(text) if (t in asked or t not in _QUESTION_STEMS) and not t.isdigit() and len(t) > 1
