@@ -38,6 +38,7 @@ MAX_PAGES = 8
 MAX_EXPANDS = 4
 MAX_LOAD_MORE = 6
 MAX_WAITS = 2
+MAX_SEARCHES = 2
 #: A link this good is followed before trying the site's search; a weaker one only after it.
 STRONG_LINK = 0.6
 WEAK_LINK = 0.3
@@ -77,13 +78,21 @@ def subject_terms(query: Query) -> dict[str, float]:
     return weights
 
 
-def search_text(query: Query) -> str:
-    """What to type into a site's search box: the subject, not the whole question."""
-    for text in (query.entity, query.section, query.noun):
-        if text:
-            return re.sub(r"^(?:the|a|an)\s+", "", text.strip(), flags=re.I)
-    words = subject_words(query)
-    return " ".join(words[:4])
+def search_texts(query: Query) -> list[str]:
+    """What to type into a site's search box, best first: the thing the question names, then the rest of its
+    subject in a few content words; never the whole question."""
+    out = []
+    if query.entity:
+        out.append(re.sub(r"^(?:the|a|an)\s+", "", query.entity.strip(), flags=re.I))
+    if query.section:
+        out.append(query.section.strip())
+    named = set(tokens(query.entity)) if query.entity else set()
+    rest = [w for w in subject_words(query) if w not in named]
+    if rest and not (
+        query.entity and query.value_type
+    ):  # 'the price of X': X is the subject, price a property
+        out.append(" ".join(rest[:4]))
+    return list(dict.fromkeys(s for s in out if s))
 
 
 def visited_pages(history: list[HistoryItem], observation: Observation, start_url: str = "") -> set[str]:
@@ -255,6 +264,15 @@ def load_more_move(observation: Observation, history: list[HistoryItem]) -> Move
     return None
 
 
+def settle_move(observation: Observation, history: list[HistoryItem]) -> Move | None:
+    """Scrolling just reached the bottom: wait once, for a list that loads more as it is scrolled."""
+    below = float((observation.get("scroll") or {}).get("below_px") or 0)
+    last = history[-1] if history else {}
+    if below <= 2 and last.get("action") == "scroll" and last.get("status") == "success":
+        return Move(Wait(1.0).step(), "the list may load more now that its end is in view")
+    return None
+
+
 def has_search_box(observation: Observation) -> bool:
     """Whether the page has its own search field (the ``search`` action types into it)."""
     for el in observation.get("elements") or []:
@@ -277,14 +295,19 @@ def has_search_box(observation: Observation) -> bool:
 
 
 def search_move(query: Query, observation: Observation, history: list[HistoryItem]) -> Move | None:
-    """Search the site with its own search box for the question's subject (once per subject)."""
-    words = search_text(query)
-    if not words or not has_search_box(observation):
+    """Search the site with its own search box for the question's subject, each wording once, at most
+    MAX_SEARCHES times."""
+    if not has_search_box(observation) or _searches(history) >= MAX_SEARCHES:
         return None
-    step = Search(words).step()
-    if _tried(history, step):
-        return None
-    return Move(step, f"search the site for {words!r}")
+    for words in search_texts(query):
+        step = Search(words).step()
+        if not _tried(history, step):
+            return Move(step, f"search the site for {words!r}")
+    return None
+
+
+def _searches(history: list[HistoryItem]) -> int:
+    return sum(1 for h in history if h.get("action") == "search")
 
 
 def just_searched(history: list[HistoryItem]) -> bool:
@@ -311,11 +334,7 @@ def next_move(
         return None
     links = ranked_links(query, observation, history, start_url)
     best = links[0] if links else None
-    if (
-        just_searched(history)
-        and _on_results(history, observation)
-        and _search_result(links, observation, history) is None
-    ):
+    if _on_results(history, observation) and _search_result(links, observation, history) is None:
         waits = sum(1 for h in history[-MAX_WAITS:] if h.get("action") == "wait")
         if waits < MAX_WAITS:
             return Move(Wait(1.0).step(), "the search results may still be coming in")
@@ -339,7 +358,8 @@ def next_move(
             )
         if _came_from_search(history, observation) and _tried(history, GoBack().step()) < 3:
             return Move(GoBack().step(), "this search result is a dead end; go back to the other results")
-        return None  # the site's search was the last resort: what it did not turn up is not here
+        again = search_move(query, observation, history)
+        return again  # None: the site's search was the last resort, what it did not turn up is not here
     if any(h.get("action") in ("navigate", "click") and h.get("status") == "success" for h in history):
         step = GoBack().step()
         if _tried(history, step) < 3:

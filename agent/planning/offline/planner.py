@@ -32,7 +32,14 @@ from agent.planning.offline.intents import (
 )
 from agent.planning.offline.leads import entity_lead, login_lead, section_lead, subject_lead
 from agent.planning.offline.messages import page_message
-from agent.planning.offline.navigator import echoes_search, expand_move, next_move, visited_pages
+from agent.planning.offline.navigator import (
+    echoes_search,
+    expand_move,
+    load_more_move,
+    next_move,
+    settle_move,
+    visited_pages,
+)
 from agent.planning.offline.overlays import blocking_overlay
 from agent.planning.offline.page import is_button, is_link, role_of, visible_text
 from agent.planning.offline.questions import Answer, analyze
@@ -347,6 +354,9 @@ def _plan_questions(
     expand = expand_move(query, observation, history)
     if expand:
         return _result(proposed_actions=[expand.step], raw=raw, reasoning=expand.reason)
+    settle = settle_move(observation, history) or load_more_move(observation, history)
+    if settle and can_scroll_down(observation, history) is False:
+        return _result(proposed_actions=[settle.step], raw=raw, reasoning=settle.reason)
     step = questions[0].step()
     hard = [f for f in _failures(history, step) if f.get("error_type") in _HARD_ERRORS]
     if (

@@ -95,7 +95,7 @@ _SUPERLATIVE = re.compile(
 
 QUESTION_WORDS = frozenset(
     "what what's whats which who whom whose when where why how is are was were does do did "
-    "can could has have tell me find get give show list name count the a an of for on in "
+    "can could has have tell me find get give show list name count the a an of for on in many much "
     "page site there this that it mention mentions say says contain contains include includes display".split()
 )
 

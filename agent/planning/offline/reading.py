@@ -9,12 +9,14 @@ section's anchor), so the claim can be checked against the right place.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from agent.planning.offline.answers import answer_on
 from agent.planning.offline.page import is_link, visible_text
 from agent.planning.offline.questions import Answer, Query, analyze, subject_words
 from agent.planning.offline.sections import (
+    EXACT_NAME,
     TERM_LEVEL,
     Section,
     best_section,
@@ -46,6 +48,22 @@ def subjects(query: Query) -> list[str]:
 def answer_question(question: str, observation: Observation) -> Answer:
     """Answer ``question`` from the observation, or say it is not there; the answer says where it came from."""
     query = analyze(question)
+    answer = _answer(query, observation)
+    if answer.found and not _names_exactly(query, answer):
+        return replace(answer, found=False, text=f'Nothing on the page is about "{query.entity}" exactly.')
+    return answer
+
+
+def _names_exactly(query: Query, answer: Answer) -> bool:
+    """A question about '1.2.0' or 'result_ttl' is answered only from a place that names it as written
+    ('Version 2.1.0' shares every digit with '1.2.0' and is another version)."""
+    if not query.entity or not EXACT_NAME.search(query.entity):
+        return True
+    said = f"{answer.text} {answer.evidence} {answer.section}".lower()
+    return bool(re.search(r"(?<![\w.])" + re.escape(query.entity.strip().lower()) + r"(?![\w]|\.\w)", said))
+
+
+def _answer(query: Query, observation: Observation) -> Answer:
     if query.kind in SECTIONED:
         cell = table_answer(query, observation)
         if cell is not None:
@@ -63,6 +81,8 @@ def _url(observation: Observation) -> str:
 
 
 def _from(section: Section, answer: Answer, observation: Observation) -> Answer:
+    if answer.found and norm(answer.text) == norm(section.heading):
+        return _body_answer(section, observation)  # the heading restated is no answer; what it heads is
     return replace(answer, section=section.heading, source=source_url(_url(observation), section))
 
 
@@ -164,8 +184,12 @@ def _sourced(answer: Answer, observation: Observation) -> Answer:
     if answer.evidence in _LINE_ANSWERS and _is_lead(answer.text.removeprefix("Yes: "), observation):
         return Answer(False, f"Only a link to it is here: {answer.text}", source=_url(observation))
     lines = page_lines(observation)
-    probe = norm(answer.text)[:30]
-    line = next((ln for ln in lines if probe and probe in norm(ln)), "")
+    line = ""
+    for said in (answer.evidence, answer.text):  # a short value is found by the line it was read from
+        probe = norm(said)[:40]
+        line = next((ln for ln in lines if len(probe) >= 3 and probe in norm(ln)), "")
+        if line:
+            break
     holder = section_of_line(sections, line) if line else None
     if holder is not None and holder.level == 1:
         holder = None

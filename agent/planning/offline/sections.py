@@ -21,7 +21,7 @@ from agent.types import Element, Observation
 
 #: Level of a definition term or a disclosure summary: below every heading, so h2 > h3 > ... > dt.
 TERM_LEVEL = 7
-_EXACT_NAME = re.compile(r"^\s*\S*(?:\d|[_.]\w)\S*\s*$")
+EXACT_NAME = re.compile(r"^\s*\S*(?:\d|[_.]\w)\S*\s*$")
 _CHROME = frozenset({"header", "nav", "footer"})
 
 
@@ -114,7 +114,7 @@ def heading_score(subject: str, heading: str) -> float:
     precision = sum(1 for h in h_toks if any(token_match(s, h) >= 0.7 for s in s_toks)) / len(h_toks)
     fuzzy = fuzz.token_set_ratio(norm(subject), norm(heading)) / 100
     score = round(0.55 * recall + 0.2 * precision + 0.25 * fuzzy, 4)
-    if _EXACT_NAME.search(subject):  # '1.2.0', 'result_ttl': written exactly, or it is another one
+    if EXACT_NAME.search(subject):  # '1.2.0', 'result_ttl': written exactly, or it is another one
         found = re.search(
             r"(?<![\w.])" + re.escape(subject.strip().lower()) + r"(?![\w]|\.\w)", heading.lower()
         )
