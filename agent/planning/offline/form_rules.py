@@ -17,7 +17,7 @@ from agent.planning.offline.intents import (
     TypeText,
 )
 from agent.planning.offline.targets import ARTICLES, click_targets, ordinal_of, split_list, target_of, value
-from agent.planning.offline.text import MASK, only_mask
+from agent.planning.offline.text import MASK, number_value, only_mask
 from agent.planning.offline.urls import canonical_url, looks_like_url
 from agent.planning.offline.vocabulary import (
     CHECK_HINTS,
@@ -26,7 +26,6 @@ from agent.planning.offline.vocabulary import (
     FIELD_HINTS,
     INFO_NOUNS,
     KNOWN_FIELDS,
-    NUMBER_WORDS,
     PRONOUNS,
     PURPOSES,
     SELECT_HINTS,
@@ -317,17 +316,21 @@ def parse_type(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
 
 def _quantity(text: str) -> tuple[int, str]:
     """'two Dot-Grid Notebooks' -> (2, 'Dot-Grid Notebooks'); '3 x mugs' -> (3, 'mugs'); else (1, text)."""
-    m = re.match(
-        r"^(?P<n>\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s*(?:x\s+|×\s*|pieces?\s+of\s+|"
-        r"units?\s+of\s+|copies\s+of\s+)?(?P<rest>\S.*)$",
-        text.strip(),
-        I,
-    )
-    if not m:
-        return 1, text
-    word = m.group("n").lower()
-    n = int(word) if word.isdigit() else NUMBER_WORDS[word]
-    return max(1, min(n, 10)), m.group("rest")
+    words = text.strip().split()
+    for k in (2, 1):  # 'twenty five mugs', 'twenty-five mugs', 'two mugs', '3 mugs'
+        n = number_value(" ".join(words[:k])) if len(words) > k else None
+        if n:
+            rest = re.sub(
+                r"^(?:x\s+|×\s*|pieces?\s+of\s+|units?\s+of\s+|copies\s+of\s+)",
+                "",
+                " ".join(words[k:]),
+                flags=I,
+            )
+            return max(1, min(n, 10)), rest
+    m = re.match(r"^(?P<n>\d{1,2})\s*(?:x|×)\s*(?P<rest>\S.*)$", text.strip(), I)
+    if m:
+        return max(1, min(int(m.group("n")), 10)), m.group("rest")
+    return 1, text
 
 
 _FIELD_PAIR = re.compile(

@@ -131,7 +131,8 @@ def _in_section(query: Query, observation: Observation) -> Answer | None:
     narrowed = inside(section, observation)
     if section.level < TERM_LEVEL:
         nested = [s for s in page_sections(narrowed) if s.element_id != section.element_id]
-        inner = best_section(nested, subjects(unscoped)) if nested else None
+        heads = [query.attr.split()[-1]] if query.attr else []  # "the default rate": a term named "..._rate"
+        inner = best_section(nested, subjects(unscoped) + heads) if nested else None
         if inner is not None and inner[1] >= NAMED:
             for attempt in _attempts(unscoped, inner[0]):
                 answer = answer_on(attempt, inside(inner[0], narrowed))

@@ -12,6 +12,7 @@ from functools import lru_cache
 from os.path import commonprefix
 
 from rapidfuzz import fuzz
+from word2number import w2n
 
 # ----------------------------------------------------------------------------------------------------------
 # Quoting: quoted values are taken verbatim, so the grammar masks them before splitting a goal into clauses.
@@ -260,6 +261,22 @@ ORDINALS = {
     "last": -1,
 }
 ORDINAL_WORDS = {v: k for k, v in ORDINALS.items()}
+
+
+def number_value(text: str) -> int | None:
+    """'3' -> 3, 'a' / 'one' -> 1, 'twenty-five' -> 25 (number words through word2number), else None."""
+    t = (text or "").strip().lower()
+    if re.fullmatch(r"\d{1,4}", t):
+        return int(t)
+    if t in ("a", "an", "a single", "single"):
+        return 1
+    words = re.split(r"[\s-]+", t)
+    if not all(w in w2n.american_number_system and w != "point" for w in words):
+        return None  # word2number skips words it does not know: 'two dot grid' must not read as 2
+    try:
+        return int(w2n.word_to_num(t.replace("-", " ")))
+    except (ValueError, IndexError, TypeError):
+        return None
 
 
 def ordinal_value(word: str) -> int | None:

@@ -198,22 +198,6 @@ KNOWN_FIELDS = (
 CONTINUATIONS = {"address", "number", "name", "code", "field", "box", "id", "term", "into", "in", "to", "as"}
 
 
-NUMBER_WORDS = {
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-}
-
-
 CLICK_VERBS = (
     r"click|double[- ]?click|right[- ]?click|left[- ]?click|tap|hit|press|push|follow|activate|expand|"
     r"collapse|open|focus|download|select|choose|pick"
