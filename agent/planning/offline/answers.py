@@ -250,11 +250,14 @@ def answer_on(query: Query, observation: Observation) -> Answer:
     return _answer_generic(query, observation, lines)
 
 
+TEXT_ITSELF = re.compile(r"(?:title|name|text|heading|headline|label|link|caption)s?", re.I)
+
+
 def _names_attribute(query: Query, answer: Answer) -> bool:
     """A line answers 'the default job timeout' only if it says 'timeout' (the attribute's head word)."""
     words = [w for w in tokens(query.attr) if w not in QUESTION_WORDS]
-    if not words:
-        return True
+    if not words or TEXT_ITSELF.fullmatch(query.attr.strip()):
+        return True  # an item's title or name is its line itself
     head = words[-1]
     return any(token_match(head, t) >= 0.8 for t in tokens(answer.evidence + " " + answer.text))
 

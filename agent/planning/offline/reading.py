@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from agent.planning.offline.answers import answer_on
+from agent.planning.offline.answers import TEXT_ITSELF, answer_on
 from agent.planning.offline.page import is_link, visible_text
 from agent.planning.offline.questions import Answer, Query, analyze, subject_words
 from agent.planning.offline.sections import (
@@ -73,7 +73,7 @@ def _answer(query: Query, observation: Observation) -> Answer:
         scoped = _in_section(query, observation)
         if scoped is not None:
             return scoped
-    return _sourced(answer_on(query, observation), observation)
+    return _sourced(answer_on(query, observation), observation, query)
 
 
 def _url(observation: Observation) -> str:
@@ -170,7 +170,7 @@ def _is_lead(text: str, observation: Observation) -> bool:
     return False
 
 
-def _sourced(answer: Answer, observation: Observation) -> Answer:
+def _sourced(answer: Answer, observation: Observation, query: Query) -> Answer:
     """A whole-page answer with the section it sits in; a line that is only a heading is no answer."""
     if not answer.found:
         return replace(answer, source=_url(observation))
@@ -182,7 +182,12 @@ def _sourced(answer: Answer, observation: Observation) -> Answer:
             rest = text[len(heading) :].strip()
             if not rest or rest not in norm(" ".join(section.body)):
                 return _body_answer(section, observation)  # the heading restated, or run into the next one
-    if answer.evidence in _LINE_ANSWERS and _is_lead(answer.text.removeprefix("Yes: "), observation):
+    asks_for_name = bool(TEXT_ITSELF.fullmatch(query.attr.strip()))  # a link's text is the title asked for
+    if (
+        answer.evidence in _LINE_ANSWERS
+        and not asks_for_name
+        and _is_lead(answer.text.removeprefix("Yes: "), observation)
+    ):
         return Answer(False, f"Only a link to it is here: {answer.text}", source=_url(observation))
     lines = page_lines(observation)
     line = ""
