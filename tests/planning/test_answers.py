@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agent.planning.offline import answer_question, translate_step
-from agent.planning.offline.answers import analyze
+from agent.planning.offline.questions import analyze
 from tests.planning import pages
 
 SHOP = pages.shop_listing()

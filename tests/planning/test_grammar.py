@@ -6,7 +6,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agent.planning.offline.grammar import key_name, not_understood_message, parse_goal, split_clauses
+from agent.planning.offline.clauses import split_clauses
+from agent.planning.offline.grammar import not_understood_message, parse_goal
 from agent.planning.offline.intents import (
     Ask,
     Choose,
@@ -26,6 +27,7 @@ from agent.planning.offline.intents import (
     Wait,
 )
 from agent.planning.offline.text import mask_quotes
+from agent.planning.offline.vocabulary import key_name
 
 GOALS = [
     # navigation

@@ -4,18 +4,25 @@ It parses plain imperative goals ("go to x.test, log in as alice with password s
 page says") into intents, plans them as canonical steps, and grounds each step on the observed page by fuzzy
 matching element names and roles. Questions are answered from the page text.
 
-Modules: ``grammar`` (goal/step -> intents), ``intents`` (intents and their step text), ``planner`` (next
-steps), ``translator`` (step -> action), ``matching`` (phrase -> element), ``answers`` (question -> answer),
-``leads`` (where to go when this page cannot serve the goal), ``page`` (reading observations), ``text`` and
-``urls`` (normalization).
+Modules, each with one job:
+- goal text: ``grammar`` (goal -> intents; the rule table), ``clauses`` (cutting a goal into clauses),
+  ``vocabulary`` (word tables), ``targets`` (values and element references), ``page_rules`` and ``form_rules``
+  (the clause rules), ``intents`` (intents and their step text), ``text`` and ``urls`` (normalizing);
+- planning: ``planner`` (next steps), ``leads`` (where to go when this page cannot serve the goal);
+- grounding: ``translator`` (step -> action), ``grounding`` (shared context and history), ``ground_controls``
+  and ``ground_page`` (grounders by kind), ``matching`` (phrase -> element);
+- reading pages: ``page`` (element kinds, labels, geometry), ``listings``, ``overlays``;
+- answering: ``questions`` (what is asked), ``answers`` (question -> answer), ``values`` (typed values in
+  text), ``items`` (listing items and their facts), ``messages`` (what the page announces).
 """
 
 from __future__ import annotations
 
 from agent.planning.base import PlanRequest, PlanResult, TranslateRequest, TranslateResult
-from agent.planning.offline.answers import Answer, answer_question
 from agent.planning.offline.grammar import SUPPORTED_PHRASINGS, ParsedGoal, parse_goal
 from agent.planning.offline.planner import plan_goal
+from agent.planning.offline.questions import Answer
+from agent.planning.offline.reading import answer_question
 from agent.planning.offline.translator import translate_step
 
 

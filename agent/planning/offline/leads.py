@@ -8,9 +8,9 @@ one step towards them; each lead is offered once.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from urllib.parse import urlsplit
 
-from agent.planning.offline.answers import Query, subject_words
 from agent.planning.offline.intents import Click, Intent, TypeText, is_secret_field
 from agent.planning.offline.matching import choose, find_anchor, rank
 from agent.planning.offline.page import (
@@ -20,6 +20,7 @@ from agent.planning.offline.page import (
     reading_order,
     visible_text,
 )
+from agent.planning.offline.questions import Query, subject_words
 from agent.planning.offline.text import norm, stem, tokens
 from agent.types import Element, Observation
 
@@ -89,11 +90,15 @@ def section_lead(query: Query, observation: Observation) -> str | None:
     return None
 
 
-def subject_lead(query: Query, observation: Observation) -> str | None:
-    """A short link all of whose words the question uses ('Cart (2)' for 'what is the cart total')."""
+def subject_lead(query: Query, observation: Observation, seen: Collection[str] = ()) -> str | None:
+    """A short link all of whose words the question uses ('Cart (2)' for 'what is the cart total'), to a page
+    not seen yet in this run (``seen``: URLs without fragment; this page always counts as seen)."""
     words = set(subject_words(query))
     best: tuple[int, str] | None = None
+    here = (observation.get("url") or "").split("#", 1)[0]
     for el in _short_links(observation):
+        if attr(el, "href").split("#", 1)[0] in {here, *seen}:
+            continue  # a link back to a page already read leads nowhere new
         link_words = {t for t in tokens(visible_text(el)) if not t.isdigit()} - _FILLER_WORDS
         if link_words and link_words <= words and (best is None or len(link_words) > best[0]):
             best = (len(link_words), _link_step(el))

@@ -10,20 +10,18 @@ import math
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 
+from agent.planning.offline.listings import listing_items, peers_of
 from agent.planning.offline.page import (
+    ELEMENT_KINDS,
     Owners,
     attr,
     directional_distance,
     is_button,
-    is_checkable,
     is_clickable,
     is_heading,
     is_link,
-    is_select,
     is_text_field,
     labels,
-    listing_items,
-    peers_of,
     reading_order,
     role_of,
     visible_text,
@@ -89,18 +87,7 @@ def describe(el: Element | None) -> str:
 
 
 def role_matches(el: Element, hint: str) -> bool:
-    checks: dict[str, Callable[[Element], bool]] = {
-        "button": is_button,
-        "link": is_link,
-        "textbox": is_text_field,
-        "combobox": is_select,
-        "checkbox": is_checkable,
-        "radio": lambda e: role_of(e) == "radio",
-        "tab": lambda e: role_of(e) == "tab",
-        "switch": is_checkable,
-        "image": lambda e: role_of(e) == "img" or (e.get("tag") or "") == "img",
-    }
-    check = checks.get(hint)
+    check = ELEMENT_KINDS.get(hint)
     return check(el) if check else True
 
 
@@ -318,31 +305,16 @@ def choose_near(
     )
 
 
-_ORDINAL_KIND: dict[str, Callable[[Element], bool]] = {
-    "button": is_button,
-    "link": is_link,
-    "checkbox": is_checkable,
-    "box": is_checkable,
-    "field": is_text_field,
-    "input": is_text_field,
-    "textbox": is_text_field,
-    "tab": lambda e: role_of(e) == "tab",
-    "radio": lambda e: role_of(e) == "radio",
-    "image": lambda e: role_of(e) == "img",
-    "dropdown": is_select,
-}
-
-
 def choose_ordinal(observation: Observation, n: int, noun: str, *, avoid: Collection[int] = ()) -> Pick:
     """The n-th (or last, n = -1) item of the main listing, or of the elements the noun names."""
     elements = [e for e in observation.get("elements") or [] if e.get("id") not in avoid]
     noun_key = noun.split()[-1] if noun else "result"
     what = f"{noun or 'result'} #{n}" if n > 0 else f"last {noun or 'result'}"
-    if noun_key in _ORDINAL_KIND and noun_key != "link":
+    if noun_key in ELEMENT_KINDS and noun_key != "link":
         pool = reading_order(
             e
             for e in elements
-            if _ORDINAL_KIND[noun_key](e) and (e.get("zone") or "main") in ("main", "dialog")
+            if ELEMENT_KINDS[noun_key](e) and (e.get("zone") or "main") in ("main", "dialog")
         )
     else:
         pool = [e for e in listing_items(observation) if e.get("id") not in avoid]

@@ -9,20 +9,17 @@ from __future__ import annotations
 import bisect
 import math
 import re
-from collections import defaultdict
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any
-from urllib.parse import parse_qsl, urlsplit
+from collections.abc import Callable, Iterable, Sequence
+from urllib.parse import urlsplit
 
-from agent.planning.offline.text import clip, norm, split_identifier
-from agent.planning.offline.urls import host_of
-from agent.types import Element, Observation
+from agent.planning.offline.text import clip, split_identifier
+from agent.types import Element
 
 NON_TEXT_INPUTS = frozenset(
     {"checkbox", "radio", "submit", "button", "reset", "image", "file", "hidden", "range", "color"}
 )
+
+
 CLICK_ROLES = frozenset(
     {
         "button",
@@ -42,6 +39,8 @@ CLICK_ROLES = frozenset(
         "img",
     }
 )
+
+
 MONEY_RX = re.compile(
     r"(?:[$€£¥₹₽][ \u00a0]?\d[\d,]*(?:\.\d{1,2})?|(?<![\w.,])\d[\d,]*(?:[.,]\d{1,2})?[ \u00a0]?"
     r"(?:€|\$|£|USD|EUR|GBP|CHF|JPY|PLN|zł|kr)(?![a-z]))",
@@ -132,6 +131,29 @@ def is_heading(el: Element) -> bool:
     return role_of(el) == "heading" or bool(re.fullmatch(r"h[1-6]", (el.get("tag") or "").lower()))
 
 
+def is_image(el: Element) -> bool:
+    return role_of(el) == "img" or (el.get("tag") or "").lower() == "img"
+
+
+#: Element kinds a goal can name ("the second checkbox", "how many links"), each with its test.
+ELEMENT_KINDS: dict[str, Callable[[Element], bool]] = {
+    "button": is_button,
+    "link": is_link,
+    "textbox": is_text_field,
+    "field": is_text_field,
+    "input": is_text_field,
+    "combobox": is_select,
+    "dropdown": is_select,
+    "checkbox": is_checkable,
+    "box": is_checkable,
+    "switch": is_checkable,
+    "radio": lambda e: role_of(e) == "radio",
+    "tab": lambda e: role_of(e) == "tab",
+    "image": is_image,
+    "heading": is_heading,
+}
+
+
 def attr(el: Element, name: str) -> str:
     return str((el.get("attrs") or {}).get(name) or "")
 
@@ -181,11 +203,6 @@ def labels(el: Element) -> list[tuple[str, float]]:
         if last:
             add(split_identifier(re.sub(r"\.\w{2,5}$", "", last[-1])), 0.6)
     return out
-
-
-# --------------------------------------------------------------------------------------------------------------
-# Geometry
-# --------------------------------------------------------------------------------------------------------------
 
 
 def rect(el: Element) -> tuple[float, float, float, float] | None:
@@ -275,254 +292,3 @@ class Owners:
     def owns(self, peer: Element, item: Element) -> bool:
         found = self.owner(item)
         return found is not None and found.get("id") == peer.get("id")
-
-
-# --------------------------------------------------------------------------------------------------------------
-# Listings: the repeated items of a results/product page
-# --------------------------------------------------------------------------------------------------------------
-
-_CHROME_ZONES = frozenset({"header", "nav", "footer", "dialog", "aside"})
-_VALUE_ONLY = re.compile(r"^[\s$€£¥₹.,:%#\d()/+-]*(?:usd|eur|gbp)?[\s.]*$", re.I)
-_GENERIC_LINK_TEXT = re.compile(
-    r"^(?:next|previous|prev|more|read more|view|details|see more|show more|back|home|"
-    r"top|«|»|‹|›|page \d+|\d+)$",
-    re.I,
-)
-
-
-@lru_cache(maxsize=16384)
-def href_pattern(href: str, page_url: str = "") -> str:
-    """A link's shape: '/products/*' for '/products/blue-widget'; 'ext' for other sites; 'js' for scripts."""
-    if not href or href.startswith(("javascript:", "#", "mailto:", "tel:")):
-        return "js"
-    try:
-        parts = urlsplit(href)
-    except ValueError:
-        return "js"
-    host, page_host = (parts.hostname or "").lower(), host_of(page_url)
-    if host and page_host and host != page_host:
-        return "ext"
-    segs = [s for s in parts.path.split("/") if s]
-    if not segs and not parts.query and parts.fragment:
-        return "js"
-    if segs:
-        segs = ["#" if re.search(r"\d", s) else s for s in segs[:-1]] + ["*"]
-    keys = ",".join(sorted(k for k, _ in parse_qsl(parts.query)))
-    return "/" + "/".join(segs) + (f"?{keys}" if keys else "")
-
-
-def signature(el: Element, page_url: str = "") -> tuple[str, ...]:
-    """Elements that play the same part in repeated cards share a signature."""
-    href = attr(el, "href")
-    if is_link(el) and href:
-        return ("link", href_pattern(href, page_url))
-    if is_heading(el):
-        return ("heading", (el.get("tag") or "").lower())
-    r = rect(el)
-    width = str(round(r[2] / 24)) if r else ""
-    return ((el.get("tag") or "").lower(), role_of(el), width)
-
-
-@dataclass(frozen=True)
-class _Index:
-    """Per-page facts that several questions and steps need (computed once per observation)."""
-
-    signatures: dict[int, tuple[str, ...]]
-    listing: tuple[Element, ...]
-
-
-_INDEX_CACHE: list[tuple[object, str, _Index]] = []
-
-
-def _index(observation: Observation) -> _Index:
-    """The page index, cached by the identity of the observation's element list (observations are values)."""
-    elements = observation.get("elements") or []
-    url = observation.get("url") or ""
-    for key, key_url, index in _INDEX_CACHE:
-        if key is elements and key_url == url:
-            return index
-    signatures = {int(e.get("id") or 0): signature(e, url) for e in elements}
-    index = _Index(signatures=signatures, listing=tuple(_listing(elements, signatures)))
-    if elements:
-        _INDEX_CACHE.insert(0, (elements, url, index))
-        del _INDEX_CACHE[8:]
-    return index
-
-
-def listing_items(observation: Observation) -> list[Element]:
-    """The items of the main listing (product cards, search results, rows) in reading order, or []."""
-    return list(_index(observation).listing)
-
-
-def _listing(elements: list[Element], signatures: dict[int, tuple[str, ...]]) -> list[Element]:
-    groups: dict[tuple[str, ...], list[Element]] = defaultdict(list)
-    for el in elements:
-        if (el.get("zone") or "main") in _CHROME_ZONES:
-            continue
-        text = visible_text(el)
-        if len(text) < 2 or _VALUE_ONLY.match(text) or _GENERIC_LINK_TEXT.match(text.strip()):
-            continue
-        if is_text_field(el) or is_select(el) or is_checkable(el):
-            continue
-        key = signatures[int(el.get("id") or 0)]
-        if key[:2] == ("link", "js"):
-            continue
-        groups[key].append(el)
-    candidates: list[tuple[float, list[Element]]] = []
-    for key, members in groups.items():
-        unique = _dedupe(members)
-        distinct = len({norm(visible_text(e)) for e in unique})
-        if len(unique) < 2 or distinct < max(2, 0.6 * len(unique)):
-            continue
-        weight = 1.3 if key[0] == "link" else 1.15 if key[0] == "heading" else 1.0
-        candidates.append((distinct * weight, unique))
-    candidates.sort(key=lambda t: -t[0])
-    facts = [e for e in elements if is_button(e) or _CARD_FACT_RX.search(visible_text(e))]
-    best: list[Element] = []
-    best_score = 0.0
-    for base, unique in candidates[:5]:
-        score = base * (0.5 + _richness(unique, facts))
-        if score > best_score:
-            best, best_score = unique, score
-    return reading_order(best)
-
-
-_CARD_FACT_RX = re.compile(
-    MONEY_RX.pattern
-    + r"|\b\d(?:[.,]\d)?\s*(?:/\s*5|out\s+of\s+5|stars?)|\b\d[\d,]*\s+(?:reviews?|ratings?|comments?|"
-    r"points?|votes?|answers?)\b",
-    re.I,
-)
-
-
-def _richness(members: list[Element], facts: list[Element]) -> float:
-    """Share of members whose card holds a fact (price, rating, count) or a button: product cards and result
-    entries have them, rows of category chips or menu links do not."""
-    owners = Owners(members)
-    ids = {m.get("id") for m in members}
-    rich: set[Any] = set()
-    for el in facts:
-        if el.get("id") in ids:
-            continue
-        found = owners.owner(el, window=200.0)
-        box, own = rect(el), rect(found) if found is not None else None
-        if found is None or box is None or own is None:
-            continue
-        if box[1] - (own[1] + own[3]) <= 160:
-            rich.add(found.get("id"))
-    return len(rich) / len(members)
-
-
-def _dedupe(members: list[Element]) -> list[Element]:
-    """One element per target: a card's image link and title link share an href."""
-    seen: set[str] = set()
-    out = []
-    for el in reading_order(members):
-        key = attr(el, "href") or f"#{el.get('id')}"
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append(el)
-    return out
-
-
-def peers_of(anchor: Element, observation: Observation) -> list[Element]:
-    """Elements playing the same part as ``anchor`` (other product titles for a product title)."""
-    index = _index(observation)
-    key = index.signatures.get(int(anchor.get("id") or 0)) or signature(anchor, observation.get("url") or "")
-    zone = anchor.get("zone") or "main"
-    peers = [
-        e
-        for e in observation.get("elements") or []
-        if index.signatures.get(int(e.get("id") or 0)) == key and (e.get("zone") or "main") == zone
-    ]
-    items = list(index.listing)
-    if any(e.get("id") == anchor.get("id") for e in items):
-        ids = {e.get("id") for e in items}
-        peers = items + [p for p in peers if p.get("id") not in ids]
-    return peers or [anchor]
-
-
-# --------------------------------------------------------------------------------------------------------------
-# Blocking overlays: cookie walls and modal dialogs
-# --------------------------------------------------------------------------------------------------------------
-
-COOKIE_RX = re.compile(
-    r"\bcookies?\b|\bconsent\b|\bgdpr\b|\bprivacy\s+(?:settings|preferences|choices)\b", re.I
-)
-_NEGATIVE_RX = re.compile(
-    r"\b(?:reject|decline|deny|refuse|manage|settings|customi[sz]e|preferences|learn|more\s+info|"
-    r"details|policy|read\s+more|options|choose|let\s+me)\b",
-    re.I,
-)
-_ACCEPT_SCORES = (
-    (re.compile(r"\baccept\s+all\b|\ballow\s+all\b|\bagree\s+to\s+all\b", re.I), 1.0),
-    (re.compile(r"\baccept\b", re.I), 0.95),
-    (re.compile(r"\b(?:i\s+)?agree\b|\bconsent\b", re.I), 0.9),
-    (re.compile(r"\ballow\b", re.I), 0.85),
-    (re.compile(r"\bgot\s+it\b|^\s*ok(?:ay)?\s*[.!]?\s*$|\bunderstood\b|\bsounds\s+good\b", re.I), 0.8),
-    (re.compile(r"^\s*continue\b", re.I), 0.6),
-)
-_CLOSE_SCORES = (
-    (re.compile(r"^\s*(?:close|dismiss|[×✕✖x])\s*$|\bclose\b", re.I), 0.9),
-    (
-        re.compile(r"\bno,?\s+thanks?\b|\bnot\s+now\b|\bmaybe\s+later\b|\bskip\b|\bcancel\b|\blater\b", re.I),
-        0.85,
-    ),
-)
-
-
-@dataclass(frozen=True)
-class Overlay:
-    """A cookie banner or modal dialog in the way, and the button that gets rid of it."""
-
-    kind: str  # cookie | dialog
-    button: Element
-    text: str
-
-
-def _button_text(el: Element) -> str:
-    return " ".join(t for t, _ in labels(el)[:3])
-
-
-def dismiss_score(el: Element, kind: str) -> float:
-    """How well a button would clear an overlay of ``kind`` (accept for cookies, close for dialogs)."""
-    text = _button_text(el)
-    if not text or _NEGATIVE_RX.search(text) and not re.search(r"\baccept\s+all\b", text, re.I):
-        return 0.0
-    accept = max((s for rx, s in _ACCEPT_SCORES if rx.search(text)), default=0.0)
-    close = max((s for rx, s in _CLOSE_SCORES if rx.search(text)), default=0.0)
-    if kind == "cookie":
-        return max(accept, close * 0.55)
-    return max(close, accept * 0.8)
-
-
-def blocking_overlay(observation: Observation) -> Overlay | None:
-    """A cookie wall/banner, or a modal dialog that occludes the page, with its accept/close button."""
-    elements = observation.get("elements") or []
-    layer = [e for e in elements if e.get("zone") == "dialog" or e.get("fixed")]
-    if not layer:
-        return None
-    layer_text = " ".join(visible_text(e) for e in layer)
-    page_mentions = bool(COOKIE_RX.search(observation.get("page_text") or ""))
-    cookie = (
-        bool(COOKIE_RX.search(layer_text))
-        or page_mentions
-        and any(dismiss_score(e, "cookie") >= 0.8 for e in layer if is_clickable(e))
-    )
-    dialog = [e for e in elements if e.get("zone") == "dialog"]
-    occluding = any(e.get("occluded") and e.get("zone") != "dialog" and not e.get("fixed") for e in elements)
-    if cookie:
-        kind, pool = "cookie", layer
-    elif dialog and occluding:
-        kind, pool = "dialog", dialog
-    else:
-        return None
-    buttons = [e for e in pool if is_clickable(e) and not e.get("disabled") and not is_text_field(e)]
-    scored = sorted(
-        ((dismiss_score(e, kind), n, e) for n, e in enumerate(buttons)), key=lambda t: (-t[0], t[1])
-    )
-    if not scored or scored[0][0] < 0.5:
-        return None
-    text = clip(" ".join(visible_text(e) for e in pool if not is_clickable(e)) or layer_text, 160)
-    return Overlay(kind=kind, button=scored[0][2], text=text)

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
+from agent import terminals
+from agent.dom.lookup import element_by_id
 from agent.planning.base import HistoryItem, PlanRequest, PlanResult
-from agent.planning.offline.answers import analyze, answer_question, page_message
 from agent.planning.offline.grammar import ParsedGoal, not_understood_message, parse_goal
+from agent.planning.offline.grounding import ZERO_USAGE, Failure, Grounding, can_scroll_down
 from agent.planning.offline.intents import (
     ELEMENT_INTENTS,
     Ask,
@@ -28,16 +31,21 @@ from agent.planning.offline.intents import (
     describe,
 )
 from agent.planning.offline.leads import entity_lead, login_lead, section_lead, subject_lead
-from agent.planning.offline.page import blocking_overlay, is_button, is_link, role_of, visible_text
-from agent.planning.offline.text import clip
-from agent.planning.offline.translator import (
-    ZERO_USAGE,
-    Failure,
-    Grounding,
-    answer_all,
-    can_scroll_down,
-    ground,
+from agent.planning.offline.messages import page_message
+from agent.planning.offline.navigator import (
+    echoes_search,
+    expand_move,
+    load_more_move,
+    next_move,
+    settle_move,
+    visited_pages,
 )
+from agent.planning.offline.overlays import blocking_overlay
+from agent.planning.offline.page import is_button, is_link, role_of, visible_text
+from agent.planning.offline.questions import Answer, analyze
+from agent.planning.offline.reading import answer_question
+from agent.planning.offline.text import clip
+from agent.planning.offline.translator import ground
 from agent.planning.offline.urls import canonical_url, is_blank, looks_like_url
 from agent.types import ALL_ACTIONS, Action, Observation
 
@@ -86,13 +94,6 @@ def _dry_run(intent: Intent, observation: Observation) -> Action | None:
         return None
 
 
-def _element(observation: Observation, element_id: int | None) -> dict[str, Any] | None:
-    for el in observation.get("elements") or []:
-        if el.get("id") == element_id:
-            return dict(el)
-    return None
-
-
 def changes_page(intent: Intent, observation: Observation) -> bool:
     """Whether the page after this step is (probably) a different one."""
     if always_changes_page(intent):
@@ -104,7 +105,7 @@ def changes_page(intent: Intent, observation: Observation) -> bool:
     action = _dry_run(intent, observation)
     if action is None or action["action"] != "click":
         return action is None
-    el = _element(observation, action.get("element_id"))
+    el = element_by_id(observation, action.get("element_id"))
     if el is None:
         return True
     href = str((el.get("attrs") or {}).get("href") or "")
@@ -130,7 +131,7 @@ def _targets_dialog(intent: Intent | None, observation: Observation) -> bool:
     if intent is None or not isinstance(intent, ELEMENT_INTENTS) or isinstance(intent, Dismiss):
         return isinstance(intent, Dismiss)
     action = _dry_run(intent, observation)
-    el = _element(observation, action.get("element_id")) if action else None
+    el = element_by_id(observation, action.get("element_id")) if action else None
     return bool(el and el.get("zone") == "dialog")
 
 
@@ -187,7 +188,7 @@ def plan_goal(request: PlanRequest) -> PlanResult:
         return _result(
             task_complete=True,
             success=False,
-            failure_reason="insufficient_knowledge",
+            failure_reason=terminals.INSUFFICIENT_KNOWLEDGE,
             final_answer=message,
             reasoning="goal not understood",
             raw={"unknown": list(parsed.unknown), "understood": [i.step() for i in parsed.intents]},
@@ -222,7 +223,7 @@ def plan_goal(request: PlanRequest) -> PlanResult:
         return _result(
             task_complete=True,
             success=False,
-            failure_reason="insufficient_knowledge",
+            failure_reason=terminals.INSUFFICIENT_KNOWLEDGE,
             raw=raw,
             final_answer="The goal acts on a web page, but no page is open and the goal names no site. "
             "Start it with 'go to <url>', or give a start URL.",
@@ -239,7 +240,7 @@ def plan_goal(request: PlanRequest) -> PlanResult:
 
     if not remaining:
         if questions:
-            return _plan_questions(questions, observation, history, raw)
+            return _plan_questions(questions, observation, history, raw, request.get("start_url") or "")
         error = _page_error(observation)
         if error:
             return _result(
@@ -303,16 +304,37 @@ def _overlay_first(observation: Observation, history: list[HistoryItem]) -> list
     return [step] if sum(1 for h in history if h.get("plan_step") == step) < MAX_OVERLAY_ATTEMPTS else []
 
 
+def _checked(answer: Answer, observation: Observation, history: list[HistoryItem]) -> Answer:
+    """A line that only repeats what the agent typed into a search ('0 results for X') answers nothing."""
+    if answer.found and echoes_search(f"{answer.text} {answer.evidence}", observation, history):
+        return replace(answer, found=False, text=f"Only the search for it is on the page: {answer.text}")
+    return answer
+
+
 def _plan_questions(
-    questions: list[Ask], observation: Observation, history: list[HistoryItem], raw: dict[str, Any]
+    questions: list[Ask],
+    observation: Observation,
+    history: list[HistoryItem],
+    raw: dict[str, Any],
+    start_url: str = "",
 ) -> PlanResult:
     """All actions are done: answer from the page, scan further down, follow a lead, or report not found.
 
     A collection question asked away from its section goes there first; when the page is scanned to the end,
     a link the question names, a link to its entity, or a search for the entity is tried once each.
     """
-    found, text = answer_all(questions, observation)
-    pending = [q for q in questions if not answer_question(q.question, observation).found] or questions
+    answers = [_checked(answer_question(q.question, observation), observation, history) for q in questions]
+    found = all(a.found for a in answers)
+    text = (
+        answers[0].text
+        if len(answers) == 1
+        else "; ".join(f"{q.question}: {a.text}" for q, a in zip(questions, answers, strict=True))
+    )
+    raw["evidence"] = [
+        {"question": q.question, "answer": a.text, "found": a.found, "section": a.section, "source": a.source}
+        for q, a in zip(questions, answers, strict=True)
+    ]
+    pending = [q for q, a in zip(questions, answers, strict=True) if not a.found] or questions
     query = analyze(pending[0].question)
     section = section_lead(query, observation)
     if section and not _tried(history, section):
@@ -329,6 +351,12 @@ def _plan_questions(
             raw=raw,
             reasoning="the answer is on the page",
         )
+    expand = expand_move(query, observation, history)
+    if expand:
+        return _result(proposed_actions=[expand.step], raw=raw, reasoning=expand.reason)
+    settle = settle_move(observation, history) or load_more_move(observation, history)
+    if settle and can_scroll_down(observation, history) is False:
+        return _result(proposed_actions=[settle.step], raw=raw, reasoning=settle.reason)
     step = questions[0].step()
     hard = [f for f in _failures(history, step) if f.get("error_type") in _HARD_ERRORS]
     if (
@@ -341,9 +369,10 @@ def _plan_questions(
             raw=raw,
             reasoning="the answer is not visible yet; scan further down the page",
         )
-    leads = [subject_lead(query, observation), entity_lead(query, observation)]
-    if query.entity:
-        leads.append(Search(query.entity).step())
+    leads = [
+        subject_lead(query, observation, visited_pages(history, observation, start_url)),
+        entity_lead(query, observation),
+    ]
     lead = next((s for s in leads if s and not _tried(history, s)), None)
     if lead:
         return _result(
@@ -351,10 +380,23 @@ def _plan_questions(
             raw=raw,
             reasoning="the answer is not on this page; follow the most promising lead",
         )
+    move = next_move(query, observation, history, start_url)
+    if move:
+        return _result(
+            proposed_actions=[*_overlay_first(observation, history), move.step],
+            raw=raw,
+            reasoning=move.reason,
+        )
+    if query.entity and not _tried(history, Search(query.entity).step()):
+        return _result(
+            proposed_actions=[*_overlay_first(observation, history), Search(query.entity).step()],
+            raw=raw,
+            reasoning="nothing on this site leads to it; search the web for it",
+        )
     return _result(
         task_complete=True,
         success=False,
-        failure_reason="answer_not_found",
+        failure_reason=terminals.ANSWER_NOT_FOUND,
         final_answer=text,
         raw=raw,
         reasoning="the page was scanned to the end and no lead is left to follow",

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from difflib import SequenceMatcher
 from functools import lru_cache
+from os.path import commonprefix
+
+from rapidfuzz import fuzz
+from word2number import w2n
 
 # ----------------------------------------------------------------------------------------------------------
 # Quoting: quoted values are taken verbatim, so the grammar masks them before splitting a goal into clauses.
@@ -181,8 +184,11 @@ def token_match(a: str, b: str) -> float:
         return 0.7 if min(len(a), len(b)) >= 4 else 0.5
     if len(a) >= 4 and len(b) >= 4 and (a in b or b in a):
         return 0.55
-    if len(a) >= 5 and len(b) >= 5 and SequenceMatcher(None, a, b).ratio() >= 0.84:
+    if len(a) >= 5 and len(b) >= 5 and fuzz.ratio(a, b) >= 84:
         return 0.8
+    common = len(commonprefix([a, b]))
+    if common >= 5 and common >= 0.6 * min(len(a), len(b)):
+        return 0.75  # one word, two forms: 'deployment' / 'deploying', 'configuration' / 'configuring'
     return 0.0
 
 
@@ -255,6 +261,22 @@ ORDINALS = {
     "last": -1,
 }
 ORDINAL_WORDS = {v: k for k, v in ORDINALS.items()}
+
+
+def number_value(text: str) -> int | None:
+    """'3' -> 3, 'a' / 'one' -> 1, 'twenty-five' -> 25 (number words through word2number), else None."""
+    t = (text or "").strip().lower()
+    if re.fullmatch(r"\d{1,4}", t):
+        return int(t)
+    if t in ("a", "an", "a single", "single"):
+        return 1
+    words = re.split(r"[\s-]+", t)
+    if not all(w in w2n.american_number_system and w != "point" for w in words):
+        return None  # word2number skips words it does not know: 'two dot grid' must not read as 2
+    try:
+        return int(w2n.word_to_num(t.replace("-", " ")))
+    except (ValueError, IndexError, TypeError):
+        return None
 
 
 def ordinal_value(word: str) -> int | None:

@@ -7,7 +7,9 @@ and checks every URL before navigating.
 from __future__ import annotations
 
 import re
-from urllib.parse import urlsplit
+
+from agent.browser.urls import host_of as browser_host_of
+from agent.browser.urls import normalize_url
 
 _SCHEME_RX = re.compile(r"^[a-z][a-z0-9+.\-]*://\S+$", re.I)
 _HOST_RX = re.compile(
@@ -23,30 +25,33 @@ _EMAIL_RX = re.compile(r"^[^@\s/]+@[^@\s/]+\.[a-z]{2,}$", re.I)
 _TRAILING_WORDS = re.compile(r"\s+(?:web\s*site|website|site|home\s*page|homepage|page|web\s*page)$", re.I)
 
 
+def _bare(text: str) -> str:
+    """The URL without quotes, end punctuation and a trailing "website"/"page"."""
+    return _TRAILING_WORDS.sub("", (text or "").strip().strip("<>\"'`").rstrip(".,;!?")).strip()
+
+
 def looks_like_url(text: str) -> bool:
     """True for 'https://x.test/a', 'example.com', 'www.shop.io/path', 'localhost:8080' (not for emails)."""
-    t = _TRAILING_WORDS.sub("", (text or "").strip().strip("<>\"'`").rstrip(".,;!?")).strip()
+    t = _bare(text)
     if not t or " " in t or _EMAIL_RX.match(t):
         return False
     return bool(_SCHEME_RX.match(t) or _HOST_RX.match(t) or _LOCAL_RX.match(t))
 
 
 def canonical_url(text: str) -> str:
-    """'example.com' -> 'https://example.com/', 'localhost:8000/x' -> 'http://localhost:8000/x'."""
-    t = _TRAILING_WORDS.sub("", (text or "").strip().strip("<>\"'`").rstrip(".,;!?")).strip()
-    if not _SCHEME_RX.match(t):
-        t = ("http://" if _LOCAL_RX.match(t) else "https://") + t
-    parts = urlsplit(t)
-    if not parts.path and not parts.query and not parts.fragment:
-        t += "/"
-    return t
+    """'example.com' -> 'https://example.com/', 'localhost:8000/x' -> 'http://localhost:8000/x'.
+
+    Only the goal-text part lives here (dropping "website", "page" after the host); the address-bar rules are the
+    browser layer's :func:`agent.browser.urls.normalize_url`.
+    """
+    return normalize_url(
+        _TRAILING_WORDS.sub("", (text or "").strip().strip("<>\"'`").rstrip(".,;!?")).strip()
+    )
 
 
 def host_of(url: str) -> str:
-    try:
-        return (urlsplit(url).hostname or "").lower()
-    except ValueError:
-        return ""
+    """The URL's host, lower-cased ('' when there is none)."""
+    return browser_host_of(url) or ""
 
 
 def is_blank(url: str | None) -> bool:

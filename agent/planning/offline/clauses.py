@@ -1,0 +1,108 @@
+"""Cutting a goal into command clauses.
+
+The goal is cut at hard separators ("then", ";", newlines, sentence ends) and at soft ones ("and", commas) only
+where the next words start a new command, so "search for salt and pepper" stays one search.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agent.planning.offline.form_rules import parse_type
+from agent.planning.offline.intents import TypeText
+
+_HARD_SPLIT = re.compile(
+    r"""\s*[\n;]+\s*
+      | \s*,?\s*\b(?:and\s+then|then|after\s+that|afterwards?|after\s+which|and\s+finally|finally|lastly
+                   |subsequently|once\s+(?:that\s+is|that's|it\s+is|it's)\s+done)\b[\s,:]*
+      | (?<=[.!?])\s+(?=\S)
+      | \s*,\s*(?:next|now)\s*,\s*""",
+    re.I | re.X,
+)
+
+
+_SOFT_SPLIT = re.compile(r"\s*,\s*(?:and\s+|&\s*)?|\s+(?:and|&)\s+|\s+as\s+well\s+as\s+", re.I)
+
+
+_FILLERS = re.compile(
+    r"""^(?:please|pls|kindly|then|and|also|first(?:ly)?|second(?:ly)?|third(?:ly)?|next|now|finally|lastly
+          |ok(?:ay)?|so|just|simply|go\s+ahead\s+and|afterwards?|after\s+that)\b[\s,:]*
+      | ^(?:i\s+(?:want|need|would\s+like|'d\s+like|wish)\s+(?:you\s+)?to|can\s+you|could\s+you|would\s+you
+          |will\s+you|help\s+me(?:\s+to)?|try\s+to|you\s+should|you\s+need\s+to|let'?s|step\s+\d+\s*[:.)-]
+          |\d+\s*[.)]|[-*•]|>)\s*""",
+    re.I | re.X,
+)
+
+
+_TRAILING = re.compile(r"(?:[\s.!,;:]+|\s+(?:please|for\s+me|now|thanks|thank\s+you))+$", re.I)
+
+
+VERB_START = re.compile(
+    r"""^(?:go|open|visit|navigate|browse|head|load|launch|search|look|google|click|double[- ]?click|right[- ]?click
+        |tap|hit|press|push|select|choose|pick|type|enter|fill|input|write|put|set|clear|check|tick|mark|uncheck
+        |untick|unmark|deselect|unselect|toggle|enable|disable|turn|switch|scroll|log|login|logout|sign|signin
+        |signup|register|subscribe|submit|send|wait|accept|agree|dismiss|close|what|what's|whats|how|find|tell
+        |which|who|whom|whose|when|where|why|list|get|give|show|count|read|extract|return|add|remove|download
+        |follow|use|answer|is\s+there|are\s+there|does|did|verify|confirm|report|key\s+in|insert|paste
+        |activate|expand|collapse|focus|locate|identify|determine)\b""",
+    re.I | re.X,
+)
+
+
+_TYPE_VERB = re.compile(
+    r"^(?:type|enter|input|write|fill(?:\s+in|\s+out)?|put|key\s+in|insert|provide|use)\b", re.I
+)
+
+
+def strip_fillers(clause: str) -> str:
+    previous = None
+    text = clause.strip()
+    while text != previous:
+        previous = text
+        text = _FILLERS.sub("", text).strip()
+        text = _TRAILING.sub("", text).strip()
+    return text
+
+
+def _soft_split(chunk: str, spans: tuple[str, ...]) -> list[str]:
+    """Split a clause at commas/'and' only where a new command starts (or a type-command continues)."""
+    bounds = list(_SOFT_SPLIT.finditer(chunk))
+    parts: list[str] = []
+    start = 0
+    prefix = ""
+    for n, m in enumerate(bounds):
+        left = prefix + chunk[start : m.start()]
+        end = bounds[n + 1].start() if n + 1 < len(bounds) else len(chunk)
+        right = strip_fillers(chunk[m.end() : end])
+        if not left.strip() or not right:
+            continue
+        if VERB_START.match(right):
+            parts.append(left)
+            start, prefix = m.end(), ""
+            continue
+        verb = _TYPE_VERB.match(strip_fillers(left))
+        if verb and typed_with_field(strip_fillers(left), spans):
+            candidate = f"{verb.group(0)} {right}"
+            if typed_with_field(candidate, spans):
+                parts.append(left)
+                start, prefix = m.end(), verb.group(0) + " "
+    parts.append(prefix + chunk[start:])
+    return parts
+
+
+def typed_with_field(clause: str, spans: tuple[str, ...]) -> bool:
+    intents = parse_type(clause, spans)
+    return bool(intents) and all(isinstance(i, TypeText) and i.field for i in intents)
+
+
+def split_clauses(masked: str, spans: tuple[str, ...] = ()) -> list[str]:
+    """Cut a masked goal into command clauses (fillers stripped, empty pieces dropped)."""
+    clauses: list[str] = []
+    for chunk in _HARD_SPLIT.split(masked):
+        if not chunk or not chunk.strip():
+            continue
+        for part in _soft_split(chunk.strip(), spans):
+            cleaned = strip_fillers(part)
+            if cleaned:
+                clauses.append(cleaned)
+    return clauses

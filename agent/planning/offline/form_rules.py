@@ -1,0 +1,409 @@
+"""Clause rules for acting on controls: log in, sign up, submit, check, select, type, whole forms, cart and
+clicks. Each rule takes a masked clause (fillers stripped) and returns intents, or None when it does not apply.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agent.planning.offline.intents import (
+    Choose,
+    Click,
+    Intent,
+    Navigate,
+    SelectOption,
+    SetCheck,
+    Submit,
+    TypeText,
+)
+from agent.planning.offline.targets import ARTICLES, click_targets, ordinal_of, split_list, target_of, value
+from agent.planning.offline.text import MASK, number_value, only_mask
+from agent.planning.offline.urls import canonical_url, looks_like_url
+from agent.planning.offline.vocabulary import (
+    CHECK_HINTS,
+    CLICK_VERBS,
+    CONTINUATIONS,
+    FIELD_HINTS,
+    INFO_NOUNS,
+    KNOWN_FIELDS,
+    PRONOUNS,
+    PURPOSES,
+    SELECT_HINTS,
+)
+
+I = re.IGNORECASE  # noqa: E741 - short alias keeps the rule patterns readable
+
+_CRED = r"(?:" + MASK + r"\d+" + MASK + r"|[^\s,;()]+)"
+
+
+def _credentials(rest: str, spans: tuple[str, ...]) -> tuple[str, str, str]:
+    """(user, password, leftover) from the tail of a login/sign-up clause."""
+    password = ""
+    pm = re.search(
+        r"(?:,\s*|\s+and\s+|\s+with\s+|\s+using\s+|\s+)?(?:the\s+|a\s+|my\s+)?(?:password|passcode|pass|"
+        r"pwd|pw)\s*(?:is\s+|of\s+|=\s*|:\s*)?(?P<p>" + _CRED + ")",
+        rest,
+        I,
+    )
+    if pm:
+        password = value(pm.group("p"), spans)
+        rest = rest[: pm.start()] + " " + rest[pm.end() :]
+    user = ""
+    um = re.search(
+        r"(?:\b(?:as|with|using)\s+(?:(?:the|my|an?)\s+)?(?:(?:username|user\s*name|user|e-?mail(?:\s+address)?"
+        r"|login|account|id)\s*[:=]?\s*)?|\b(?:username|user\s*name|user|e-?mail(?:\s+address)?|login)\s*"
+        r"[:=]?\s*)(?P<u>" + _CRED + ")",
+        rest,
+        I,
+    )
+    if um and um.group("u").lower() not in ("and", "with", "password", "the", "a", "an"):
+        user = value(um.group("u"), spans)
+        rest = rest[: um.start()] + " " + rest[um.end() :]
+    if not password and user and "/" in user and user.count("/") == 1 and "://" not in user:
+        user, password = (s.strip() for s in user.split("/"))
+    return user, password, rest.strip()
+
+
+def _site_prefix(rest: str, spans: tuple[str, ...]) -> tuple[list[Intent], str]:
+    m = re.match(r"^\s*(?:to|into|on|at)\s+(?:the\s+)?(?P<s>\S+)(?:\s+(?:site|website|page))?", rest, I)
+    if m and looks_like_url(value(m.group("s"), spans)):
+        return [Navigate(canonical_url(value(m.group("s"), spans)))], rest[m.end() :]
+    m = re.match(r"^\s*(?:to|into)\s+(?:your|my|the)\s+account\b", rest, I)
+    if m:
+        return [], rest[m.end() :]
+    return [], rest
+
+
+def parse_login(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
+    if re.match(r"^(?:log|sign)[\s-]*(?:out|off)\b|^(?:logout|signout)$", c, I):
+        return [Click(target="log out")]
+    m = re.match(r"^(?:(?:log|sign)[\s-]*(?:in|on)|login|signin|authenticate)(?:to)?\b(?P<rest>.*)$", c, I)
+    if not m:
+        return None
+    prefix, rest = _site_prefix(m.group("rest"), spans)
+    provider = re.fullmatch(
+        r"\s*(?:with|using|via|through)\s+(?P<p>[A-Z][\w.]*(?:\s+[A-Z][\w.]*)?|sso|SSO)\s*", rest
+    )
+    if provider:
+        return [*prefix, Click(target=f"log in with {value(provider.group('p'), spans)}")]
+    user, password, leftover = _credentials(rest, spans)
+    if not user and not password:
+        if re.sub(
+            r"\b(?:now|here|again|with\s+(?:my|the)\s+account|to\s+(?:your|my|the)\s+account)\b",
+            "",
+            leftover,
+            flags=I,
+        ).strip():
+            return None
+        return [*prefix, Click(target="log in")]
+    intents: list[Intent] = list(prefix)
+    if user:
+        intents.append(TypeText(user, "email" if "@" in user else "username"))
+    if password:
+        intents.append(TypeText(password, "password"))
+    intents.append(Submit("login"))
+    return intents
+
+
+def parse_signup(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
+    m = re.match(
+        r"^(?P<v>sign[\s-]*up|signup|subscribe|register|enrol+|join|create\s+(?:an?\s+|my\s+|a\s+new\s+)?"
+        r"account)\b(?P<rest>.*)$",
+        c,
+        I,
+    )
+    if not m:
+        return None
+    verb = re.sub(r"\s+", " ", m.group("v").lower())
+    prefix, rest = _site_prefix(m.group("rest"), spans)
+    what = ""
+    wm = re.match(
+        r"^\s*(?:to|for|on|at)\s+(?:the\s+|our\s+|a\s+|an\s+|your\s+)?(?P<w>.+?)(?=\s+(?:with|using|as)\b|$)",
+        rest,
+        I,
+    )
+    if wm:
+        what = value(wm.group("w"), spans)
+        rest = rest[wm.end() :]
+    user, password, leftover = _credentials(rest, spans)
+    purpose = "subscribe" if verb.startswith("subscribe") or "newsletter" in what.lower() else "signup"
+    if not user:
+        if leftover:
+            return None
+        label = {"subscribe": "subscribe", "register": "register", "join": "join"}.get(verb, "sign up")
+        if verb.startswith("create"):
+            label = "create account"
+        return [*prefix, Click(target=label)]
+    intents: list[Intent] = [*prefix, TypeText(user, "email" if "@" in user else "username")]
+    if password:
+        intents.append(TypeText(password, "password"))
+    intents.append(Submit(purpose))
+    return intents
+
+
+def parse_submit(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
+    m = re.match(
+        r"^(?:submit|send)(?:\s+(?:the|this|your|my))?(?:\s+(?P<p>log[\s-]?in|sign[\s-]?in|signin|sign[\s-]?up|"
+        r"signup|registration|register|subscription|subscribe|newsletter|search|contact))?(?:\s+(?:form|details|"
+        r"info(?:rmation)?|data|it|request|entry|answers?))?$",
+        c,
+        I,
+    )
+    if not m:
+        return None
+    purpose = PURPOSES.get(re.sub(r"\s+", " ", (m.group("p") or "").lower()), "")
+    return [Submit(purpose)]
+
+
+def parse_check(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
+    m = re.match(
+        r"^(?P<v>check|tick|mark|uncheck|untick|unmark|deselect|unselect|un-check|un-tick|enable|disable|"
+        r"turn\s+on|turn\s+off|switch\s+on|switch\s+off|toggle\s+on|toggle\s+off|activate|deactivate)\s+"
+        r"(?:on\s+|off\s+)?(?P<x>.+)$",
+        c,
+        I,
+    )
+    if m:
+        verb, x = m.group("v").lower(), m.group("x").strip()
+        if verb == "check" and re.match(
+            r"^(?:if|whether|that|what|how|who|when|where|which|out|for)\b|^(?:the\s+)?"
+            r"(?:" + INFO_NOUNS + r")\b",
+            x,
+            I,
+        ):
+            return None
+        on = not re.match(r"^(?:un|de|disable|deactivate|turn\s+off|switch\s+off|toggle\s+off)", verb)
+        if verb in ("activate", "deactivate", "mark", "unmark") and not re.search(
+            r"check\s*box|toggle|switch|radio", x, I
+        ):
+            return None
+        return _check_targets(x, spans, on)
+    m = re.match(r"^(?:accept|agree\s+to|consent\s+to)\s+(?:all\s+)?(?P<x>.+)$", c, I)
+    if m:
+        return _check_targets(m.group("x"), spans, True)
+    return None
+
+
+def _check_targets(x: str, spans: tuple[str, ...], on: bool) -> list[Intent] | None:
+    x = re.sub(
+        r"^(?:the\s+)?(?:box|checkbox|check\s+box|option|toggle|switch|radio(?:\s+button)?)\s+(?:next\s+to|for|"
+        r"beside|labell?ed|named|called|that\s+says)\s+",
+        "",
+        x.strip(),
+        flags=I,
+    )
+    items = split_list(x) if "," in x else [x]
+    out: list[Intent] = []
+    for item in (re.sub(r"(?:^|\s+)box$", "", i.strip(), flags=I) for i in items):
+        phrase, _role = target_of(item, spans, CHECK_HINTS)
+        if not phrase and len(items) > 1:
+            return None
+        out.append(SetCheck(phrase, on))
+    return out or None
+
+
+def parse_select(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
+    m = re.match(
+        r"^(?:select|choose|pick|set|change)\s+(?:the\s+)?(?:option\s+|value\s+)?(?P<o>.+?)\s+(?:from|in|"
+        r"on|under|within|inside|out\s+of)\s+(?P<s>.+)$",
+        c,
+        I,
+    ) or re.match(
+        r"^(?:select|choose|pick)\s+(?:the\s+)?(?:option\s+|value\s+)?(?P<o>.+?)\s+as\s+(?:the\s+|your\s+|"
+        r"my\s+)?(?P<s>.+)$",
+        c,
+        I,
+    )
+    if not m:
+        return None
+    if ordinal_of(m.group("o")):
+        return None
+    option, _ = target_of(m.group("o"), spans, ("",))
+    field, role = target_of(m.group("s"), spans, SELECT_HINTS)
+    if not option or (not field and not role):
+        return None
+    if re.fullmatch(
+        r"(?:the\s+)?(?:page|site|results?|list(?:ing)?|search\s+results|grid|table)", m.group("s").strip(), I
+    ):
+        return [Choose(option)]
+    return [SelectOption(option, field)]
+
+
+_SEVERAL_FIELDS = re.compile(
+    r"\b(?:into|in|to)\s+(?:both|all|each|every)\b.*\b(?:fields?|box(?:es)?|inputs?|textbox(?:es)?)\b", re.I
+)
+
+
+#: Words that point at text instead of being it; the offline planner cannot resolve them, so it says so.
+_REFERENCE = re.compile(
+    r"(?:it|that|this|them|those|these|the\s+same|(?:the|that|this)\s+(?:text|word|words|value|number|answer|"
+    r"result|one|phrase|name|code)(?:\s+(?:below|above|shown|displayed|given|here|there|of\s+.+|from\s+.+))?)",
+    re.I,
+)
+
+
+def parse_type(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
+    if _SEVERAL_FIELDS.search(c):
+        return None  # one TypeText would fill one field and claim success: say it is not understood
+
+    def make(t: str, f: str) -> list[Intent] | None:
+        text = value(t, spans)
+        field, _role = target_of(f, spans, FIELD_HINTS) if f else ("", "")
+        if field.lower() in ("text", "it", "here", "there", "one") and only_mask(f.strip()) is None:
+            field = ""
+        if not text and only_mask(t.strip()) is None:
+            return None
+        if text not in spans and _REFERENCE.fullmatch(text.strip()):
+            return None  # "type it", "enter the value of X": a reference, not the text to type
+        return [TypeText(text, field)]
+
+    m = re.match(
+        r"^use\s+(?:the\s+)?(?P<f>.+?)\s+to\s+(?:enter|type|input|write|fill\s+in|search\s+for|search)\s+"
+        r"(?P<t>.+)$",
+        c,
+        I,
+    )
+    if m:
+        return make(m.group("t"), m.group("f"))
+    m = re.match(
+        r"^(?:enter|type|input|write|fill\s+in|provide|supply|use)\s+(?:the\s+|an?\s+|your\s+|my\s+)?"
+        r"(?P<f>"
+        + KNOWN_FIELDS
+        + r")\s*(?:as\s+|of\s+|=\s*|:\s*|is\s+)?(?P<t>"
+        + MASK
+        + r"\d+"
+        + MASK
+        + r"|(?!(?:into|in|to|as)\b)\S+(?:\s+(?!(?:into|in)\b)\S+){0,3}?)(?:\s+(?:into|in)\s+.+)?$",
+        c,
+        I,
+    )
+    if m and m.group("t").lower() not in CONTINUATIONS:
+        return make(m.group("t"), m.group("f"))
+    for rx in (
+        r"^(?:type|enter|input|write|key\s+in|insert|paste|fill\s+in|put)\s+(?P<t>.+)\s+(?:into|in\s+to|inside|"
+        r"onto)\s+(?P<f>.+)$",
+        r"^(?:type|enter|input|write|key\s+in|insert|paste|put)\s+(?P<t>.+)\s+(?:in|on|to)\s+(?P<f>.+)$",
+    ):
+        m = re.match(rx, c, I)
+        if m and len(m.group("f").split()) <= 7:
+            return make(m.group("t"), m.group("f"))
+    m = re.match(
+        r"^(?:fill(?:\s+in|\s+out)?|complete|populate|set|change|update)\s+(?P<f>.+?)\s+(?:with|to|as|=)\s+"
+        r"(?P<t>.+)$",
+        c,
+        I,
+    )
+    if m:
+        return make(m.group("t"), m.group("f"))
+    m = re.match(
+        r"^(?:enter|type|input|write|use|put)\s+(?P<t>.+?)\s+(?:as|for)\s+(?:the\s+|your\s+|my\s+)?(?P<f>.+)$",
+        c,
+        I,
+    )
+    if m:
+        return make(m.group("t"), m.group("f"))
+    m = re.match(r"^(?:type|enter|input|write|key\s+in)\s+(?P<t>.+)$", c, I)
+    if m:
+        return make(m.group("t"), "")
+    m = re.match(r"^(?:clear|empty|erase)\s+(?:out\s+)?(?P<f>.+)$", c, I)
+    if m:
+        field, role = target_of(m.group("f"), spans, FIELD_HINTS + ("checkbox",))
+        if role == "checkbox":
+            return [SetCheck(field, False)]
+        return [TypeText("", field)] if field or role else None
+    return None
+
+
+def _quantity(text: str) -> tuple[int, str]:
+    """'two Dot-Grid Notebooks' -> (2, 'Dot-Grid Notebooks'); '3 x mugs' -> (3, 'mugs'); else (1, text)."""
+    words = text.strip().split()
+    for k in (2, 1):  # 'twenty five mugs', 'twenty-five mugs', 'two mugs', '3 mugs'
+        n = number_value(" ".join(words[:k])) if len(words) > k else None
+        if n:
+            rest = re.sub(
+                r"^(?:x\s+|×\s*|pieces?\s+of\s+|units?\s+of\s+|copies\s+of\s+)",
+                "",
+                " ".join(words[k:]),
+                flags=I,
+            )
+            return max(1, min(n, 10)), rest
+    m = re.match(r"^(?P<n>\d{1,2})\s*(?:x|×)\s*(?P<rest>\S.*)$", text.strip(), I)
+    if m:
+        return max(1, min(int(m.group("n")), 10)), m.group("rest")
+    return 1, text
+
+
+_FIELD_PAIR = re.compile(
+    r"^(?:(?:the|my|your)\s+)?(?P<f>" + KNOWN_FIELDS + r")(?:\s*[:=]\s*|\s+(?:is\s+|as\s+)?)(?P<v>.+)$", I
+)
+
+
+def parse_form(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
+    """'fill in the form: name Ada Lovelace, email ada@x.io, message "Hi"' -> one typed value per field."""
+    m = re.match(
+        r"^(?P<verb>use|fill(?:\s+in|\s+out)?|complete|submit)\s+(?:the\s+|this\s+)?(?:[\w-]+\s+)?form\b[^:]*?"
+        r"(?::|\s+with)\s*(?P<pairs>.+)$",
+        c,
+        I,
+    )
+    if not m:
+        return None
+    out: list[Intent] = []
+    for pair in re.split(r"\s*[,;]\s*(?:and\s+)?|\s+and\s+", m.group("pairs")):
+        if not pair.strip():
+            continue
+        fm = _FIELD_PAIR.match(pair.strip())
+        if not fm:
+            return None
+        out.append(TypeText(value(fm.group("v"), spans), re.sub(r"\s+", " ", fm.group("f").lower())))
+    if out and m.group("verb").lower() == "submit":
+        out.append(Submit(""))
+    return out or None
+
+
+def parse_cart(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
+    m = re.match(
+        r"^(?P<v>add|remove|delete|move)\s+(?P<x>.+?)\s+(?P<p>to|from|into|in)\s+(?:the\s+|my\s+|your\s+)?(?P<c>"
+        r"(?:shopping\s+)?(?:cart|basket|bag)|wish\s*list|favou?rites|order|compare|comparison)$",
+        c,
+        I,
+    )
+    if not m:
+        return None
+    verb = m.group("v").lower()
+    container = re.sub(r"\s+", " ", m.group("c").lower()).replace("shopping ", "")
+    target = f"add to {container}" if verb in ("add", "move") else "remove"
+    count, anchor = _quantity(ARTICLES.sub("", m.group("x").strip()))
+    anchor = ARTICLES.sub("", anchor.strip())
+    near = "" if anchor.lower() in PRONOUNS else value(anchor, spans)
+    click = Click(target=target, near=near) if near else Click(target=target)
+    return [click] * (count if verb in ("add", "move") else 1)
+
+
+def parse_click(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
+    m = re.match(r"^(?P<v>" + CLICK_VERBS + r")\s+(?:on\s+|at\s+|into\s+|in\s+)?(?P<x>.+)$", c, I)
+    if not m:
+        m = re.match(r"^(?P<v>choose)\s+(?P<x>.+)$", c, I)
+    if not m:
+        return None
+    verb, x = m.group("v").lower(), m.group("x")
+    role_default = "textbox" if verb == "focus" else "link" if verb == "download" else ""
+    clicks = click_targets(x, spans, role_default)
+    if not clicks:
+        return None
+    if verb in ("select", "choose", "pick"):
+        out: list[Intent] = []
+        for click in clicks:
+            if (
+                click.ordinal
+                or click.near
+                or not click.target
+                or click.role in ("button", "link", "tab", "textbox")
+            ):
+                out.append(click)
+            elif click.role in ("checkbox", "radio"):
+                out.append(SetCheck(click.target, True))
+            else:
+                out.append(Choose(click.target))
+        return out
+    return list(clicks)

@@ -1,0 +1,411 @@
+"""Finding the page that answers a question: open collapsed content, load more, follow the best link, use the
+site's own search box, go back from dead ends, all within a budget of pages.
+
+Links are scored against the question's subject by their text, title, the line around them (an index entry's
+description), the nearest heading above them and the words of their URL path. Words that every link shares
+(the site's name) count for little. Nothing here knows any site: it reads only the observed page and the
+run's history, and each move is proposed as an ordinary plan step.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from urllib.parse import unquote_plus, urlsplit
+
+from rapidfuzz import fuzz
+
+from agent.planning.base import HistoryItem
+from agent.planning.offline.grounding import page_key
+from agent.planning.offline.intents import Click, GoBack, Navigate, Search, Wait
+from agent.planning.offline.page import (
+    is_button,
+    is_heading,
+    is_link,
+    is_text_field,
+    reading_order,
+    visible_text,
+)
+from agent.planning.offline.questions import Query, subject_words
+from agent.planning.offline.sections import heading_score
+from agent.planning.offline.text import norm, split_identifier, token_match, tokens
+from agent.planning.offline.urls import host_of
+from agent.planning.offline.values import page_lines
+from agent.types import Element, Observation
+
+#: Most pages opened while looking for one answer.
+MAX_PAGES = 8
+MAX_EXPANDS = 4
+MAX_LOAD_MORE = 6
+MAX_WAITS = 2
+MAX_SEARCHES = 2
+#: A link this good is followed before trying the site's search; a weaker one only after it.
+STRONG_LINK = 0.6
+WEAK_LINK = 0.3
+#: A collapsed control must name the subject at least this well to be opened.
+EXPAND_MIN = 0.45
+
+_LOAD_MORE = re.compile(
+    r"^\s*(?:load|show|see|view|display)\s+(?:more|all|older|next)\b|^\s*more\s+(?:results|items|entries)\s*$"
+    r"|^\s*older\s+(?:posts|entries|versions)\s*$",
+    re.I,
+)
+_SEARCH_WORDS = re.compile(r"\bsearch\b|\bfind\b|\bquery\b", re.I)
+
+
+@dataclass(frozen=True)
+class Move:
+    """One step towards the answer and why."""
+
+    step: str
+    reason: str
+
+
+def subject_terms(query: Query) -> dict[str, float]:
+    """The question's subject as weighted tokens: what it names (section, page, entity) weighs most."""
+    weights: dict[str, float] = {}
+    for text, weight in (
+        (query.section, 1.5),
+        (query.page, 1.3),
+        (query.entity, 1.5),
+        (query.noun, 1.2),
+        (query.attr, 1.0),
+        (" ".join(subject_words(query)), 1.0),
+    ):
+        for tok in tokens(split_identifier(text)) if text else ():
+            if len(tok) > 1 and not tok.isdigit():
+                weights[tok] = max(weights.get(tok, 0.0), weight)
+    return weights
+
+
+def search_texts(query: Query) -> list[str]:
+    """What to type into a site's search box, best first: the thing the question names, then the rest of its
+    subject in a few content words; never the whole question."""
+    out = []
+    if query.entity:
+        out.append(re.sub(r"^(?:the|a|an)\s+", "", query.entity.strip(), flags=re.I))
+    if query.section:
+        out.append(query.section.strip())
+    named = set(tokens(query.entity)) if query.entity else set()
+    rest = [w for w in subject_words(query) if w not in named]
+    if rest and not (
+        query.entity and query.value_type
+    ):  # 'the price of X': X is the subject, price a property
+        out.append(" ".join(rest[:4]))
+    return list(dict.fromkeys(s for s in out if s))
+
+
+def visited_pages(history: list[HistoryItem], observation: Observation, start_url: str = "") -> set[str]:
+    """Pages this run has already been on (URLs without their fragment)."""
+    pages = {page_key(h.get("url")) for h in history if h.get("url")} | {page_key(start_url)}
+    pages |= {
+        page_key(str((h.get("args") or {}).get("url") or ""))
+        for h in history
+        if h.get("action") == "navigate"
+    }
+    pages.add(page_key(observation.get("url")))
+    return {p for p in pages if p}
+
+
+def _tried(history: list[HistoryItem], step: str) -> int:
+    return sum(1 for h in history if h.get("plan_step") == step)
+
+
+def _line_of(el: Element, lines: list[str], labels: frozenset[str] = frozenset()) -> str:
+    """The words around a link: its line of page text, and the line after it (a result's snippet) unless that
+    line is another link's entry (``labels``: the page's link texts, normalized)."""
+    text = norm(visible_text(el))
+    if not text:
+        return ""
+    at = next((n for n, ln in enumerate(lines) if text in norm(ln)), None)
+    if at is None:
+        return ""
+    after = lines[at + 1] if at + 1 < len(lines) else ""
+    if after and any(norm(after).startswith(label) for label in labels):
+        after = ""
+    return f"{lines[at]} {after}".strip()
+
+
+def _heading_above(el: Element, ordered: list[Element]) -> str:
+    last = ""
+    for other in ordered:
+        if other is el:
+            return last
+        if is_heading(other) and (other.get("zone") or "main") == (el.get("zone") or "main"):
+            last = visible_text(other)
+    return last
+
+
+def _path_words(href: str) -> str:
+    path = urlsplit(href).path
+    return split_identifier(re.sub(r"\.(?:html?|php|aspx?)$", "", path).replace("/", " "))
+
+
+def _coverage(terms: dict[str, float], text: str) -> float:
+    toks = tokens(text) if text else ()
+    if not toks or not terms:
+        return 0.0
+    got = sum(w * max(token_match(t, x) for x in toks) for t, w in terms.items())
+    return got / sum(terms.values())
+
+
+def score_link(
+    el: Element,
+    terms: dict[str, float],
+    lines: list[str],
+    ordered: list[Element],
+    labels: frozenset[str] = frozenset(),
+) -> float:
+    """How likely following the link leads to the subject, 0..1."""
+    attrs = el.get("attrs") or {}
+    text = visible_text(el)
+    parts = (
+        (text, 1.0),
+        (attrs.get("title", ""), 0.9),
+        (_path_words(attrs.get("href", "")), 0.8),
+        (_line_of(el, lines, labels), 0.7),
+        (_heading_above(el, ordered), 0.35),
+    )
+    lexical = max(weight * _coverage(terms, part) for part, weight in parts)
+    fuzzy = fuzz.token_set_ratio(" ".join(terms), norm(text)) / 100 if text else 0.0
+    return round(0.85 * lexical + 0.15 * fuzzy, 4)
+
+
+def _idf(terms: dict[str, float], links: list[Element]) -> dict[str, float]:
+    """Terms that half the links share (the site's name, 'docs') say little about where to go."""
+    if len(links) < 4:
+        return terms
+    texts = [
+        set(tokens(visible_text(e) + " " + _path_words((e.get("attrs") or {}).get("href", ""))))
+        for e in links
+    ]
+    out = {}
+    for term, weight in terms.items():
+        share = sum(1 for t in texts if term in t) / len(texts)
+        out[term] = weight * (0.2 if share > 0.5 else 1.0)
+    return out
+
+
+def ranked_links(
+    query: Query, observation: Observation, history: list[HistoryItem], start_url: str = ""
+) -> list[tuple[float, Element]]:
+    """Links to pages not yet seen on this site, best first."""
+    here = observation.get("url") or ""
+    seen = visited_pages(history, observation, start_url)
+    links = [
+        e
+        for e in observation.get("elements") or []
+        if is_link(e)
+        and not e.get("disabled")
+        and urlsplit((e.get("attrs") or {}).get("href", "")).scheme in ("http", "https")
+        and host_of((e.get("attrs") or {}).get("href", "")) == host_of(here)
+    ]
+    terms = _idf(subject_terms(query), links)
+    lines = page_lines(observation)
+    ordered = reading_order(observation.get("elements") or [])
+    labels = frozenset(norm(visible_text(e)) for e in links if len(norm(visible_text(e))) >= 3)
+    scored = []
+    for el in links:
+        href = page_key((el.get("attrs") or {}).get("href", ""))
+        if href in seen:
+            continue
+        scored.append((score_link(el, terms, lines, ordered, labels), el))
+    scored.sort(key=lambda t: -t[0])
+    return scored
+
+
+def best_link_to(name: str, observation: Observation) -> tuple[float, Element] | None:
+    """The link that best leads to a page the user named in other words ('the deployment guide' for
+    'Deploying to production'), with its score, when one stands out."""
+    ranked = ranked_links(Query("generic", name, noun=name), observation, [])
+    if not ranked or ranked[0][0] < STRONG_LINK:
+        return None
+    top = page_key((ranked[0][1].get("attrs") or {}).get("href"))
+    rivals = [s for s, e in ranked[1:] if page_key((e.get("attrs") or {}).get("href")) != top]
+    if rivals and rivals[0] >= ranked[0][0] - 0.05:
+        return None
+    return ranked[0]
+
+
+def _collapsed(el: Element) -> bool:
+    tag = (el.get("tag") or "").lower()
+    return tag == "summary" or (el.get("attrs") or {}).get("aria-expanded") == "false"
+
+
+def expand_move(query: Query, observation: Observation, history: list[HistoryItem]) -> Move | None:
+    """Open the collapsed control (a <details> summary, an accordion button) that names the subject."""
+    subject = " ".join(subject_terms(query))
+    opened = {h.get("element_id") for h in history if h.get("action") == "click"}
+    best: tuple[float, Element] | None = None
+    for el in observation.get("elements") or []:
+        if not _collapsed(el) or el.get("id") in opened or not visible_text(el):
+            continue
+        score = max(heading_score(subject, visible_text(el)), heading_score(query.question, visible_text(el)))
+        if best is None or score > best[0]:
+            best = (score, el)
+    if best is None or best[0] < EXPAND_MIN:
+        return None
+    step = Click(visible_text(best[1])).step()
+    if (
+        _tried(history, step)
+        or sum(1 for h in history if h.get("action") == "click") >= MAX_EXPANDS + MAX_LOAD_MORE
+    ):
+        return None
+    return Move(step, f"the answer may be inside the collapsed {visible_text(best[1])!r}")
+
+
+def load_more_move(observation: Observation, history: list[HistoryItem]) -> Move | None:
+    """Press the list's 'Load more' while it is there, up to a budget."""
+    for el in reading_order(observation.get("elements") or []):
+        if (is_button(el) or is_link(el)) and not el.get("disabled") and _LOAD_MORE.search(visible_text(el)):
+            step = Click(visible_text(el)).step()
+            if _tried(history, step) < MAX_LOAD_MORE:
+                return Move(step, "the list may hold the answer further on; load more of it")
+    return None
+
+
+def settle_move(observation: Observation, history: list[HistoryItem]) -> Move | None:
+    """Scrolling just reached the bottom: wait once, for a list that loads more as it is scrolled."""
+    below = float((observation.get("scroll") or {}).get("below_px") or 0)
+    last = history[-1] if history else {}
+    if below <= 2 and last.get("action") == "scroll" and last.get("status") == "success":
+        return Move(Wait(1.0).step(), "the list may load more now that its end is in view")
+    return None
+
+
+def has_search_box(observation: Observation) -> bool:
+    """Whether the page has its own search field (the ``search`` action types into it)."""
+    for el in observation.get("elements") or []:
+        if not is_text_field(el):
+            continue
+        attrs = el.get("attrs") or {}
+        described = " ".join(
+            [
+                el.get("name") or "",
+                el.get("placeholder") or "",
+                attrs.get("name", ""),
+                attrs.get("aria-label", ""),
+            ]
+        )
+        if (el.get("role") or "") == "searchbox" or (el.get("input_type") or "") == "search":
+            return True
+        if _SEARCH_WORDS.search(described):
+            return True
+    return False
+
+
+def search_move(query: Query, observation: Observation, history: list[HistoryItem]) -> Move | None:
+    """Search the site with its own search box for the question's subject, each wording once, at most
+    MAX_SEARCHES times."""
+    if not has_search_box(observation) or _searches(history) >= MAX_SEARCHES:
+        return None
+    for words in search_texts(query):
+        step = Search(words).step()
+        if not _tried(history, step):
+            return Move(step, f"search the site for {words!r}")
+    return None
+
+
+def _searches(history: list[HistoryItem]) -> int:
+    return sum(1 for h in history if h.get("action") == "search")
+
+
+def just_searched(history: list[HistoryItem]) -> bool:
+    last = next((h for h in reversed(history) if h.get("action") not in ("wait",)), None)
+    if not last:
+        return False
+    return last.get("action") == "search" or (
+        last.get("action") == "type" and bool((last.get("args") or {}).get("submit"))
+    )
+
+
+def next_move(
+    query: Query, observation: Observation, history: list[HistoryItem], start_url: str = ""
+) -> Move | None:
+    """The best next step towards a page that answers ``query``, or None when the budget or the leads are
+    exhausted."""
+    expand = expand_move(query, observation, history)
+    if expand:
+        return expand
+    more = load_more_move(observation, history)
+    if more:
+        return more
+    if len(visited_pages(history, observation, start_url)) > MAX_PAGES:
+        return None
+    links = ranked_links(query, observation, history, start_url)
+    best = links[0] if links else None
+    if _on_results(history, observation) and _search_result(links, observation, history) is None:
+        waits = sum(1 for h in history[-MAX_WAITS:] if h.get("action") == "wait")
+        if waits < MAX_WAITS:
+            return Move(Wait(1.0).step(), "the search results may still be coming in")
+    if best is not None and best[0] >= STRONG_LINK:
+        return Move(
+            _follow(best[1]), f"the link {visible_text(best[1])!r} best matches the subject ({best[0]:.2f})"
+        )
+    searched = any(h.get("action") == "search" for h in history)
+    search = None if searched else search_move(query, observation, history)
+    if search:
+        return search
+    if best is not None and best[0] >= WEAK_LINK and not searched:
+        return Move(
+            _follow(best[1]), f"the link {visible_text(best[1])!r} is the best lead left ({best[0]:.2f})"
+        )
+    if searched:
+        result = _search_result(links, observation, history)
+        if result is not None:
+            return Move(
+                _follow(result), f"the site's search lists {visible_text(result)!r} first for the subject"
+            )
+        if _came_from_search(history, observation) and _tried(history, GoBack().step()) < 3:
+            return Move(GoBack().step(), "this search result is a dead end; go back to the other results")
+        again = search_move(query, observation, history)
+        return again  # None: the site's search was the last resort, what it did not turn up is not here
+    if any(h.get("action") in ("navigate", "click") and h.get("status") == "success" for h in history):
+        step = GoBack().step()
+        if _tried(history, step) < 3:
+            return Move(step, "this page is a dead end; go back and try the next lead")
+    return None
+
+
+def _on_results(history: list[HistoryItem], observation: Observation) -> bool:
+    """This is the page the run's last search led to."""
+    searches = [h for h in history if h.get("action") == "search" and h.get("status") == "success"]
+    return bool(searches) and page_key(searches[-1].get("url")) == page_key(observation.get("url"))
+
+
+def _search_result(
+    links: list[tuple[float, Element]], observation: Observation, history: list[HistoryItem]
+) -> Element | None:
+    """On the page a search led to, the result the site ranks best among those that share a word with the
+    subject (the site's own ranking stands in for the words its results leave out)."""
+    if not _on_results(history, observation):
+        return None
+    results = [e for score, e in links if score > 0.1 and (e.get("zone") or "main") == "main"]
+    return results[0] if results else None
+
+
+def _came_from_search(history: list[HistoryItem], observation: Observation) -> bool:
+    """This page was opened from the results of a search (going back returns to them)."""
+    searches = [
+        n for n, h in enumerate(history) if h.get("action") == "search" and h.get("status") == "success"
+    ]
+    if not searches:
+        return False
+    results_page = page_key(history[searches[-1]].get("url"))
+    return bool(results_page) and results_page != page_key(observation.get("url"))
+
+
+def echoes_search(text: str, observation: Observation, history: list[HistoryItem]) -> bool:
+    """The text repeats a query this run searched for, on the page that query led to."""
+    asked = unquote_plus(urlsplit(observation.get("url") or "").query)
+    for item in history:
+        args = item.get("args") or {}
+        query = str(args.get("query") or (args.get("text") if item.get("action") == "type" else "") or "")
+        if query and norm(query) in norm(text) and norm(query) in norm(asked):
+            return True
+    return False
+
+
+def _follow(el: Element) -> str:
+    href = (el.get("attrs") or {}).get("href", "")
+    return Navigate(href).step() if href else Click(visible_text(el), role="link").step()

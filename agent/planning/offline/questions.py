@@ -1,0 +1,333 @@
+"""What a question asks for: its kind (count, list, message, title, attribute, superlative, ...), attribute,
+entity, noun and filters; and the shape of an answer.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from agent.planning.offline.text import stem, tokens
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An answer copied from the page, and where it came from (the section heading and the URL)."""
+
+    found: bool
+    text: str
+    evidence: str = ""
+    section: str = ""  # heading of the section the answer was read from ("" when the page has none)
+    source: str = ""  # URL of the page, with the section's anchor when it has one
+
+
+@dataclass(frozen=True)
+class Query:
+    """What a question asks for."""
+
+    kind: str  # count | list | message | title | url | heading | attribute | superlative | generic
+    question: str
+    attr: str = ""
+    entity: str = ""
+    noun: str = ""
+    value_type: str = ""
+    price_filter: tuple[str, float] | None = None
+    yes_no: bool = False
+    section: str = ""  # 'in the Logging section': where on the page to look
+    page: str = ""  # '... of the reference', 'on the FAQ page': which page to look on
+
+
+_TYPE_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("email", re.compile(r"\be-?mail\b", re.I)),
+    ("phone", re.compile(r"\b(?:phone|telephone|mobile|fax|tel)\b|\bcontact\s+number\b", re.I)),
+    (
+        "money",
+        re.compile(
+            r"\b(?:price|prices|cost|costs|total|subtotal|fee|fees|shipping|tax|balance|salary|charge|"
+            r"fare|how\s+much)\b",
+            re.I,
+        ),
+    ),
+    ("rating", re.compile(r"\b(?:rating|ratings|stars|rated|review\s+score)\b", re.I)),
+    ("stock", re.compile(r"\b(?:stock|availability|available|inventory)\b", re.I)),
+    ("percent", re.compile(r"\b(?:percent|percentage|discount)\b|%", re.I)),
+    (
+        "date",
+        re.compile(
+            r"\b(?:date|deadline|published|released|due|born|founded|updated|posted|expires|expiry|"
+            r"birthday|when)\b",
+            re.I,
+        ),
+    ),
+    ("url", re.compile(r"\b(?:url|website|web\s+site|homepage)\b", re.I)),
+)
+
+
+_REQUEST = re.compile(
+    r"^(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+)?(?:tell\s+me|find\s+out|find|get(?:\s+me)?|give\s+me|"
+    r"show\s+me|look\s+for|locate|extract|read(?:\s+out)?|report|return|identify|determine|figure\s+out|check|"
+    r"let\s+me\s+know|i\s+want\s+to\s+know|answer)\b\s*:?\s*",
+    re.I,
+)
+
+
+_TAIL = re.compile(
+    r"\s+(?:on|in)\s+(?:the|this)\s+(?:page|site|website|screen|list|listing|results)\b.*$|\s+(?:shown|"
+    r"listed|displayed)(?:\s+(?:here|on\s+the\s+page))?$|\s+(?:here|please)$",
+    re.I,
+)
+
+
+_PRICE_FILTER = re.compile(
+    r"\b(?P<op>under|below|less\s+than|cheaper\s+than|at\s+most|up\s+to|over|above|more\s+than|"
+    r"at\s+least|greater\s+than|pricier\s+than)\s+(?P<cur>[$€£])?\s?(?P<n>\d+(?:[.,]\d+)?)",
+    re.I,
+)
+
+
+_SUPERLATIVE = re.compile(
+    r"\b(?P<s>cheapest|least\s+expensive|lowest[- ]priced|most\s+expensive|priciest|highest[- ]priced|most\s+costly|"
+    r"(?:best|highest|top|worst|lowest)[- ]rated|(?:best|highest|top|worst|lowest)\s+(?:average\s+)?rating|"
+    r"most\s+reviews|most\s+reviewed|fewest\s+reviews|least\s+reviewed|most\s+popular)\b",
+    re.I,
+)
+
+
+QUESTION_WORDS = frozenset(
+    "what what's whats which who whom whose when where why how is are was were does do did "
+    "can could has have tell me find get give show list name count the a an of for on in many much "
+    "page site there this that it mention mentions say says contain contains include includes display".split()
+)
+
+
+#: 'how many X does a worker start': a number the page states, not items to count.
+_STATED_NUMBER = re.compile(
+    r"^\s*times\b|\b(?:does|do|did|will|can|should|would|could)\s+\w+"
+    r"|\b(?:is|are|was|were)\s+(?!there\b|listed\b|shown\b|displayed\b|available\b|on\b|in\b|visible\b|left\b"
+    r"|found\b|for\b|under\b|below\b|over\b|above\b|priced\b|rated\b|selected\b|checked\b)\w+",
+    re.I,
+)
+
+
+def _value_type(text: str) -> str:
+    for name, rx in _TYPE_WORDS:
+        if rx.search(text):
+            return name
+    return ""
+
+
+def _noun(rest: str) -> str:
+    m = re.match(
+        r"^\s*(?:(?:the|of|all|different|distinct|total|unique)\s+)*(?P<n>.+?)(?:\s+(?:are|is|were|was|do|does|"
+        r"did|can|could|will|have|has|there|on|in|shown|listed|displayed|available|found|exist|match|matching|"
+        r"cost|costing|under|below|over|above|less|more|priced|that|which|with|for|from)\b.*)?$",
+        rest,
+        re.I,
+    )
+    return (m.group("n") if m else rest).strip(" ?.")
+
+
+def subject_words(query: Query) -> list[str]:
+    """The content words a question is about (its noun, attribute and entity), for finding where to look."""
+    parts = [query.noun, query.attr, query.entity] + ([query.question] if query.kind == "generic" else [])
+    text = " ".join(p for p in parts if p) or query.question
+    asked = set(tokens(" ".join(query.entity.split()))) if query.entity else set()
+    return [
+        t for t in tokens(text) if (t in asked or t not in _QUESTION_STEMS) and not t.isdigit() and len(t) > 1
+    ]
+
+
+#: Names written the way code and settings are ('result_ttl', 'app.config', 'maxRetries'): the subject itself.
+_IDENTIFIER = re.compile(
+    r"\b[A-Za-z][A-Za-z0-9]*(?:[_.][A-Za-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b\d+(?:\.\d+)+\b"
+    r"|\b[a-z]+(?:-[a-z]*\d[a-z0-9]*)+\b"
+)
+
+
+_QUESTION_STEMS = QUESTION_WORDS | {stem(w) for w in QUESTION_WORDS}
+_SCOPE_WORDS = r"section|chapter|part|heading|table|tab"
+_LEADING_SCOPE = re.compile(
+    r"^(?:in|under|from|within|on)\s+(?:the\s+)?(?P<s>[^,]+?)\s+(?P<k>" + _SCOPE_WORDS + r"|page)"
+    r"(?:\s+(?:of|on|in)\s+(?:the\s+)?(?P<p>[^,]+?)(?:\s+page)?)?\s*[,:]\s*(?P<rest>.+)$",
+    re.I,
+)
+_TRAILING_SCOPE = re.compile(
+    r"^(?P<rest>.+?)\s+(?:in|under|from|within)\s+(?:the\s+)?(?P<s>[^,]+?)\s+(?P<k>" + _SCOPE_WORDS + r")"
+    r"(?:\s+(?:of|on|in)\s+(?:the\s+)?(?P<p>[^,]+?)(?:\s+page)?)?$"
+    r"|^(?P<rest2>.+?)\s+(?:on|in)\s+the\s+(?P<p2>(?!page\b)[^,]+?)\s+page$",
+    re.I,
+)
+
+
+def split_scope(question: str) -> tuple[str, str, str]:
+    """'In the Logging section of the reference, what is X' -> ('what is X', 'Logging', 'reference')."""
+    q = question.strip()
+    m = _LEADING_SCOPE.match(q)
+    if m:
+        if m.group("k").lower() == "page":
+            return m.group("rest"), "", m.group("s")
+        return m.group("rest"), m.group("s"), m.group("p") or ""
+    m = _TRAILING_SCOPE.match(q.rstrip("?.! "))
+    if m and m.group("rest"):
+        return m.group("rest"), m.group("s"), m.group("p") or ""
+    if m and m.group("rest2"):
+        return m.group("rest2"), "", m.group("p2")
+    return q, "", ""
+
+
+def analyze(question: str) -> Query:
+    """Classify a question and pull out its attribute, entity, noun, filters and where to look."""
+    rest, section, page = split_scope(question)
+    query = _classify(rest)
+    named = _IDENTIFIER.search(rest)
+    if named and not query.entity:
+        query = replace(query, entity=named.group(0))
+    if section or page:
+        return replace(query, section=section.strip(), page=page.strip())
+    return query
+
+
+def _classify(question: str) -> Query:
+    q = re.sub(r"\s+", " ", question.strip().rstrip("?.! "))
+    low = q.lower()
+    filt = _PRICE_FILTER.search(q)
+    price_filter = None
+    if filt:
+        op = filt.group("op").lower()
+        sign = "<" if re.match(r"under|below|less|cheaper|at\s+most|up\s+to", op) else ">"
+        price_filter = (sign, float(filt.group("n").replace(",", ".")))
+    yes_no = bool(re.match(r"^(?:is|are|was|were|does|do|did|can|could|has|have)\b", low))
+    m = re.search(
+        r"\bhow\s+many\b(?P<r>.*)$|^count\b(?P<r2>.*)$|^(?:what\s+is\s+|what's\s+)?(?:the\s+)?(?:total\s+)?"
+        r"(?:number|count)\s+of\b(?P<r3>.*)$",
+        _REQUEST.sub("", low),
+    )
+    if m:
+        rest = next(g for g in (m.group("r"), m.group("r2"), m.group("r3")) if g is not None)
+        if _STATED_NUMBER.search(rest):  # 'how many times' asks for a number, it is not about times
+            stated = re.sub(r"\bhow\s+many\s+times\b", "how many", q, flags=re.I)
+            noun = "" if re.match(r"^\s*times\b", rest, re.I) else _noun(rest)
+            return Query("generic", stated, noun=noun, value_type="number")
+        return Query("count", q, noun=_noun(rest), price_filter=price_filter)
+    if re.search(
+        r"\b(?:page|site|screen|it|website|app|form)\s+(?:now\s+)?(?:say|says|said|show|shows|showing|display|"
+        r"displays|read|reads)\b|\bwhat\s+(?:message|text|notification|greeting|error|confirmation|alert|status)"
+        r"\b|\b(?:message|greeting|confirmation|notification|alert|error|welcome)\b.*\b(?:shown|displayed|appear"
+        r"|appears|say|says|show|shows)\b|\bwhat\s+happen|\bwhat\s+(?:is|was)\s+(?:shown|displayed)\b|^(?:tell\s+"
+        r"me\s+)?(?:the\s+)?(?:message|greeting|confirmation|error)$",
+        low,
+    ):
+        return Query("message", q)
+    if re.search(
+        r"\b(?:title|headline|heading|name)\s+of\s+(?:the\s+|this\s+)?(?:article|post|story|blog(?:\s+post)?|"
+        r"news(?:\s+item)?|piece|essay|recipe|video|report)\b(?!\s+\S)",
+        low,
+    ):
+        return Query("heading", q)  # 'the article' alone: its main heading; 'post 57' names an item instead
+    if re.search(
+        r"\btitle\s+of\s+(?:the\s+|this\s+)?(?:page|tab|site|document|website)\b|^(?:what\s+is\s+)?(?:the\s+)?"
+        r"(?:page|tab)\s+title$",
+        low,
+    ):
+        return Query("title", q)
+    if re.search(
+        r"\b(?:url|address|link)\s+of\s+(?:the\s+|this\s+)?(?:current\s+)?page\b|\bcurrent\s+url\b|\bwhat\s+"
+        r"page\s+am\s+i\s+on\b",
+        low,
+    ):
+        return Query("url", q)
+    if re.search(
+        r"^(?:what\s+is\s+|what's\s+)?(?:the\s+)?(?:main\s+|page\s+)?(?:heading|headline)(?:\s+of\s+(?:the\s+|this"
+        r"\s+)?page)?$",
+        _REQUEST.sub("", low),
+    ):
+        return Query("heading", q)
+    sup = _SUPERLATIVE.search(q)
+    if sup:
+        m = re.match(
+            r"^(?:which|what)\s+(?:one\s+of\s+the\s+)?(?P<n>.+?)\s+(?:has|have|is|are|was|costs?|gets?|got)\b",
+            _REQUEST.sub("", q),
+            re.I,
+        ) or re.search(
+            r"\b"
+            + re.escape(sup.group("s"))
+            + r"\s+(?P<n>[\w\s-]+?)(?:\s+(?:on|in|of|with|from|under|over)\b.*)?$",
+            q,
+            re.I,
+        )
+        noun = m.group("n") if m else ""
+        return Query("superlative", q, attr=sup.group("s").lower(), noun=noun, price_filter=price_filter)
+    core = _TAIL.sub("", _REQUEST.sub("", q)).strip()
+    m = re.match(
+        r"^(?:list|name|enumerate)\s+(?:all\s+)?(?:of\s+)?(?:the\s+)?(?P<n>.+)$", q, re.I
+    ) or re.match(
+        r"^(?:what|which)\s+(?:are|were)\s+(?:all\s+)?(?:the\s+)?(?P<n>.+)$|^(?:show\s+me|give\s+me)\s+(?:all\s+|a\s+list"
+        r"\s+of\s+)(?:the\s+)?(?P<n2>.+)$|^which\s+(?P<n3>\w+s)\s+(?:are|were)\b.*$",
+        q,
+        re.I,
+    )
+    if m:
+        noun = next(g for g in m.groups() if g)
+        noun = _TAIL.sub("", noun)
+        if not re.search(r"\s(?:of|for)\s", noun):
+            return Query("list", q, noun=_noun(noun), value_type=_value_type(noun), price_filter=price_filter)
+    attribute = _attribute(core)
+    if attribute:
+        attr_text, entity = attribute
+        return Query(
+            "attribute",
+            q,
+            attr=attr_text,
+            entity=entity,
+            value_type=_value_type(attr_text or q),
+            yes_no=yes_no,
+        )
+    return Query("generic", q, value_type=_value_type(q), yes_no=yes_no)
+
+
+def _attribute(core: str) -> tuple[str, str] | None:
+    """(attribute, entity) for 'the price of the Blue Widget', 'how much is X', "X's email", 'what is the total'."""
+    strip_q = re.sub(r"^(?:what|which)(?:'s|\s+is|\s+was|\s+are|\s+were)?\s+", "", core, flags=re.I)
+    patterns = (
+        (
+            r"^how\s+much\s+(?:is|are|does|do|did|was)\s+(?:the\s+|a\s+|an\s+)?(?P<e>.+?)(?:\s+(?:cost|costs|sell\s+for|go\s+"
+            r"for|priced\s+at))?$",
+            "price",
+        ),
+        (r"^what\s+does\s+(?:the\s+|a\s+|an\s+)?(?P<e>.+?)\s+cost$", "price"),
+        (
+            r"^(?:is|are)\s+(?:the\s+)?(?P<e>.+?)\s+(?:in\s+stock|available|sold\s+out|out\s+of\s+stock)$",
+            "stock",
+        ),
+        (
+            r"^when\s+(?:is|was|does|did|will)\s+(?:the\s+)?(?P<e>.+?)\s+(?:due|published|released|start|starts|end|ends|"
+            r"open|opens|close|closes|happen|take\s+place|posted|updated|founded|born)$",
+            "date",
+        ),
+        (
+            r"^who\s+(?P<a>wrote|created|made|posted|published|directed|sold|owns|authored)\s+(?:the\s+)?(?P<e>.+)$",
+            "",
+        ),
+    )
+    for rx, attr_name in patterns:
+        m = re.match(rx, core, re.I)
+        if m:
+            return (attr_name or m.group("a"), m.group("e").strip())
+    m = re.match(
+        r"^(?:the\s+)?(?P<a>[\w\s-]+?)\s+(?:of|for)\s+(?:the\s+|a\s+|an\s+)?(?P<e>.+)$", strip_q, re.I
+    )
+    if m and len(m.group("a").split()) <= 4 and not re.match(r"^(?:who|when|where|how|why)\b", strip_q, re.I):
+        return (m.group("a").strip(), m.group("e").strip())
+    m = re.match(r"^(?:the\s+)?(?P<e>.+?)'s\s+(?P<a>[\w\s-]+)$", strip_q, re.I)
+    if m:
+        return (m.group("a").strip(), m.group("e").strip())
+    if strip_q != core or re.match(r"^(?:the\s+)", core, re.I):
+        attr_text = re.sub(r"^(?:the|a|an)\s+", "", strip_q, flags=re.I).strip()
+        if (
+            attr_text
+            and len(attr_text.split()) <= 5
+            and not re.match(r"^(?:who|when|where|how|why)\b", attr_text, re.I)
+            and not re.search(r"\b(?:is|are|was|were|does|do|did|has|have|can|will)\b", attr_text, re.I)
+        ):
+            return (attr_text, "")
+    return None

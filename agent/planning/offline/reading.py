@@ -1,0 +1,204 @@
+"""Where on the page a question is answered: a table cell, the section the question names, or the whole page,
+and which section the answer came from.
+
+A question about "the default of result_ttl" on a reference page full of "Default:" lines is read in the
+section headed ``result_ttl`` only; "in the Logging section, ..." is read in that section; a table question is
+read by row and column. Whatever answers, the answer carries its section heading and the URL (with the
+section's anchor), so the claim can be checked against the right place.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from agent.planning.offline.answers import TEXT_ITSELF, answer_on
+from agent.planning.offline.page import is_link, visible_text
+from agent.planning.offline.questions import Answer, Query, analyze, subject_words
+from agent.planning.offline.sections import (
+    EXACT_NAME,
+    TERM_LEVEL,
+    Section,
+    best_section,
+    inside,
+    page_sections,
+    section_of_line,
+    source_url,
+)
+from agent.planning.offline.tables import table_answer, table_caption
+from agent.planning.offline.text import clip, norm, tokens
+from agent.planning.offline.values import page_lines
+from agent.types import Observation
+
+#: Question kinds a section can narrow (titles, URLs and page messages belong to the whole page).
+SECTIONED = ("attribute", "generic", "count", "list", "superlative")
+#: A heading that names the subject this well is where the answer is.
+STRONG = 0.8
+#: A section the user named ('in the Logging section') is accepted on a looser match.
+NAMED = 0.6
+
+
+def subjects(query: Query) -> list[str]:
+    """What the question is about, most specific first: the section it names, its entity, noun, attribute,
+    then its content words."""
+    words = " ".join(subject_words(query)) if query.kind == "generic" else ""
+    return [s for s in (query.entity, query.noun, query.attr, words) if s]
+
+
+def answer_question(question: str, observation: Observation) -> Answer:
+    """Answer ``question`` from the observation, or say it is not there; the answer says where it came from."""
+    query = analyze(question)
+    answer = _answer(query, observation)
+    if answer.found and not _names_exactly(query, answer):
+        return replace(answer, found=False, text=f'Nothing on the page is about "{query.entity}" exactly.')
+    return answer
+
+
+def _names_exactly(query: Query, answer: Answer) -> bool:
+    """A question about '1.2.0' or 'result_ttl' is answered only from a place that names it as written
+    ('Version 2.1.0' shares every digit with '1.2.0' and is another version)."""
+    if not query.entity or not EXACT_NAME.search(query.entity):
+        return True
+    said = f"{answer.text} {answer.evidence} {answer.section}".lower()
+    return bool(re.search(r"(?<![\w.])" + re.escape(query.entity.strip().lower()) + r"(?![\w]|\.\w)", said))
+
+
+def _answer(query: Query, observation: Observation) -> Answer:
+    if query.kind in SECTIONED:
+        cell = table_answer(query, observation)
+        if cell is not None:
+            return replace(
+                cell, section=table_caption(observation), source=source_url(_url(observation), None)
+            )
+        scoped = _in_section(query, observation)
+        if scoped is not None:
+            return scoped
+    return _sourced(answer_on(query, observation), observation, query)
+
+
+def _url(observation: Observation) -> str:
+    return observation.get("url") or ""
+
+
+def _from(section: Section, answer: Answer, observation: Observation) -> Answer:
+    if answer.found and norm(answer.text) == norm(section.heading):
+        return _body_answer(section, observation)  # the heading restated is no answer; what it heads is
+    return replace(answer, section=section.heading, source=source_url(_url(observation), section))
+
+
+def _body_answer(section: Section, observation: Observation) -> Answer:
+    """A section whose heading is the question itself (an FAQ entry): its body is the answer."""
+    if not section.body:
+        return _from(
+            section, Answer(False, f'The section "{section.heading}" is collapsed or empty.'), observation
+        )
+    text = clip(" ".join(section.body[:2]), 300)
+    return _from(section, Answer(True, text, f'the section "{section.heading}"'), observation)
+
+
+#: Attribute words that name no label of their own ('the default value' is labelled 'Default').
+_VAGUE = frozenset({"value", "setting", "option", "parameter", "field", "property"})
+
+
+def _attempts(query: Query, section: Section) -> list[Query]:
+    """The question as asked, preceded (for attributes) by its attribute without the words the section
+    heading already says: 'the default log level' in the section 'log_level' asks for its 'default'."""
+    if query.kind != "attribute" or not query.attr:
+        return [query]
+    said = set(tokens(section.heading)) | _VAGUE
+    kept = [w for w in query.attr.split() if not (set(tokens(w)) & said)]
+    reduced = " ".join(kept)
+    if reduced and reduced != query.attr:
+        return [replace(query, attr=reduced, entity=""), query]
+    return [query]
+
+
+def _in_section(query: Query, observation: Observation) -> Answer | None:
+    """The answer read inside the section the question names, or None when no section stands out."""
+    sections = [s for s in page_sections(observation) if s.level > 1]
+    if not sections:
+        return None
+    named = bool(query.section)
+    found = best_section(sections, [query.section] if named else subjects(query))
+    if found is None or found[1] < (NAMED if named else STRONG):
+        if named:
+            return Answer(False, f'There is no "{query.section}" section on this page.')
+        return None
+    section, score = found
+    unscoped = replace(query, section="", page="")
+    if query.kind == "generic" and not named:
+        return _body_answer(section, observation)
+    narrowed = inside(section, observation)
+    if section.level < TERM_LEVEL:
+        nested = [s for s in page_sections(narrowed) if s.element_id != section.element_id]
+        heads = [query.attr.split()[-1]] if query.attr else []  # "the default rate": a term named "..._rate"
+        inner = best_section(nested, subjects(unscoped) + heads) if nested else None
+        if inner is not None and inner[1] >= NAMED:
+            for attempt in _attempts(unscoped, inner[0]):
+                answer = answer_on(attempt, inside(inner[0], narrowed))
+                if answer.found:
+                    return _from(inner[0], answer, observation)
+    if not section.body:
+        return _body_answer(section, observation)
+    for attempt in _attempts(unscoped, section):
+        answer = answer_on(attempt, narrowed)
+        if answer.found:
+            return _from(section, answer, observation)
+    if named:
+        return _from(section, answer, observation)
+    if score == 1.0 and query.kind in ("attribute", "generic"):
+        return _body_answer(
+            section, observation
+        )  # headed by the exact name asked about ('1.2.0', 'result_ttl')
+    return None
+
+
+#: Evidence of answers that are a page line picked for sharing the question's words.
+_LINE_ANSWERS = frozenset({"best matching line", "label and value", "the page mentions it"})
+
+
+def _is_lead(text: str, observation: Observation) -> bool:
+    """The line is an entry of an index or a menu (it starts with a link to another page): a lead to follow,
+    not an answer."""
+    here = (_url(observation)).split("#", 1)[0]
+    start = norm(text)
+    for el in observation.get("elements") or []:
+        href = ((el.get("attrs") or {}).get("href") or "").split("#", 1)[0]
+        label = norm(visible_text(el))
+        if is_link(el) and href and href != here and len(label) >= 8 and start.startswith(label):
+            return True
+    return False
+
+
+def _sourced(answer: Answer, observation: Observation, query: Query) -> Answer:
+    """A whole-page answer with the section it sits in; a line that is only a heading is no answer."""
+    if not answer.found:
+        return replace(answer, source=_url(observation))
+    sections = page_sections(observation)
+    text = norm(answer.text)
+    for section in sections:
+        heading = norm(section.heading)
+        if section.level > 1 and heading and text.startswith(heading):
+            rest = text[len(heading) :].strip()
+            if not rest or rest not in norm(" ".join(section.body)):
+                return _body_answer(section, observation)  # the heading restated, or run into the next one
+    asks_for_name = bool(TEXT_ITSELF.fullmatch(query.attr.strip()))  # a link's text is the title asked for
+    if (
+        answer.evidence in _LINE_ANSWERS
+        and not asks_for_name
+        and _is_lead(answer.text.removeprefix("Yes: "), observation)
+    ):
+        return Answer(False, f"Only a link to it is here: {answer.text}", source=_url(observation))
+    lines = page_lines(observation)
+    line = ""
+    for said in (answer.evidence, answer.text):  # a short value is found by the line it was read from
+        probe = norm(said)[:40]
+        line = next((ln for ln in lines if len(probe) >= 3 and probe in norm(ln)), "")
+        if line:
+            break
+    holder = section_of_line(sections, line) if line else None
+    if holder is not None and holder.level == 1:
+        holder = None
+    return replace(
+        answer, section=holder.heading if holder else "", source=source_url(_url(observation), holder)
+    )

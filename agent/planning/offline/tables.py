@@ -1,0 +1,105 @@
+"""Answering from tables by row and column: "when was version 2.3.0 released" is the cell in the row whose
+cell says "2.3.0", under the column whose header says "Released".
+
+Cells and headers are the observed ``td``/``th`` elements (or cell/columnheader roles); rows and columns come
+from their boxes, so any table laid out as a grid works, whatever its markup.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from agent.planning.offline.page import rect, role_of, visible_text
+from agent.planning.offline.questions import Answer, Query
+from agent.planning.offline.text import token_match, tokens
+from agent.planning.offline.values import VALUE_RX
+from agent.types import Element, Observation
+
+_ROW_SLACK = 6.0
+#: Question words that never name a column.
+_NOT_COLUMN = frozenset(
+    "what which when who how is are was were does do did the a an of for in on tell me".split()
+)
+
+
+@dataclass(frozen=True)
+class Cell:
+    element: Element
+    text: str
+    x: float
+    y: float
+    width: float
+
+
+def _cells(observation: Observation) -> tuple[list[Cell], list[Cell]]:
+    headers: list[Cell] = []
+    cells: list[Cell] = []
+    for el in observation.get("elements") or []:
+        tag = (el.get("tag") or "").lower()
+        role = role_of(el)
+        box = rect(el)
+        text = visible_text(el)
+        if box is None or not text:
+            continue
+        cell = Cell(el, text, box[0], box[1], box[2])
+        if tag == "th" or role in ("columnheader", "rowheader"):
+            headers.append(cell)
+        elif tag == "td" or role in ("cell", "gridcell"):
+            cells.append(cell)
+    return headers, cells
+
+
+def _column_of(cell: Cell, headers: list[Cell]) -> Cell | None:
+    centre = cell.x + cell.width / 2
+    above = [h for h in headers if h.y < cell.y and h.x - 2 <= centre <= h.x + h.width + 2]
+    return max(above, key=lambda h: h.y) if above else None
+
+
+def _mentions(question: str, text: str) -> bool:
+    """The cell's whole text appears in the question as a word sequence ('2.3.0' in 'version 2.3.0')."""
+    value = text.strip().lower()
+    if len(value) < 2:
+        return False
+    return re.search(r"(?<![\w.])" + re.escape(value) + r"(?![\w]|\.\w)", question.lower()) is not None
+
+
+def table_answer(query: Query, observation: Observation) -> Answer | None:
+    """The cell at the row the question names and the column it asks about, or None when the question does
+    not point into a table on this page."""
+    headers, cells = _cells(observation)
+    if not headers or not cells:
+        return None
+    keys = [c for c in cells if _mentions(query.question, c.text)]
+    if not keys:
+        return None
+    key = max(keys, key=lambda c: len(c.text))
+    row_name = _column_of(key, headers)
+    key_words = set(tokens(key.text)) | set(tokens(row_name.text if row_name else ""))
+    words = [w for w in tokens(query.question) if w not in _NOT_COLUMN and w not in key_words]
+    row = [c for c in cells if abs(c.y - key.y) <= _ROW_SLACK and c is not key]
+    typed = VALUE_RX.get(query.value_type)
+    best: tuple[float, Cell, Cell] | None = None
+    for cell in row:
+        header = _column_of(cell, headers)
+        if header is None:
+            continue
+        h_toks = tokens(header.text)
+        score = sum(max((token_match(w, h) for h in h_toks), default=0.0) for w in words)
+        if typed is not None and typed.search(cell.text):
+            score += 0.9
+        if score > 0 and (best is None or score > best[0]):
+            best = (score, cell, header)
+    if best is None:
+        return None
+    _, cell, header = best
+    label = f"{row_name.text} {key.text}" if row_name else key.text
+    return Answer(True, cell.text, f"table row {label!r}, column {header.text!r}")
+
+
+def table_caption(observation: Observation) -> str:
+    """The table's caption or the nearest heading text (for naming where a table answer came from)."""
+    for el in observation.get("elements") or []:
+        if (el.get("tag") or "").lower() == "caption":
+            return visible_text(el)
+    return ""

@@ -1,0 +1,189 @@
+"""Element references and values inside a clause: quoted values, 'the "Sign in" button', 'the 3rd result',
+'X next to Y', lists of targets.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agent.planning.offline.intents import Click
+from agent.planning.offline.text import MASK, has_mask, only_mask, ordinal_value, quote, unmask
+from agent.planning.offline.vocabulary import CLICK_HINTS, ORDINAL_HEADS, ORDINAL_NOUNS, PRONOUNS, ROLE_WORDS
+
+I = re.IGNORECASE  # noqa: E741 - short alias keeps the rule patterns readable
+
+ARTICLES = re.compile(r"^(?:the|a|an|this|that|your|my|our|its|their|some|any)(?:\s+|$)", re.I)
+
+
+_VALUE_NOISE = {
+    "the",
+    "a",
+    "an",
+    "text",
+    "word",
+    "words",
+    "value",
+    "string",
+    "phrase",
+    "query",
+    "term",
+    "number",
+    "name",
+    "following",
+    "keyword",
+    "keywords",
+}
+
+
+def value(text: str, spans: tuple[str, ...]) -> str:
+    """The literal value a clause carries: a quoted span verbatim, else the words (quotes removed)."""
+    t = text.strip()
+    idx = only_mask(t)
+    if idx is not None and idx < len(spans):
+        return spans[idx]
+    if has_mask(t):
+        words = re.sub(MASK + r"\d+" + MASK, " ", t).lower().split()
+        if all(w in _VALUE_NOISE for w in words):
+            inner = re.search(MASK + r"(\d+)" + MASK, t)
+            if inner and int(inner.group(1)) < len(spans):
+                return spans[int(inner.group(1))]
+    return unmask(t, spans).strip().strip(".,;:!?").strip()
+
+
+def shown(text: str, spans: tuple[str, ...]) -> str:
+    """The clause as the user wrote it, quotes restored (for questions and error messages)."""
+    return re.sub(
+        MASK + r"(\d+)" + MASK,
+        lambda m: quote(spans[int(m.group(1))]) if int(m.group(1)) < len(spans) else "",
+        text,
+    ).strip()
+
+
+_LABELLED = re.compile(
+    r"^(?P<role>[\w -]+?)\s+(?:labell?ed|named|called|titled|saying|that\s+says|which\s+says|with\s+(?:the\s+)?"
+    r"(?:text|label|name|caption|title))\s+(?P<p>.+)$",
+    I,
+)
+
+
+def _role_word_rx(roles: tuple[str, ...]) -> list[tuple[re.Pattern[str], str]]:
+    pairs = [(w, r) for r in roles for w in ROLE_WORDS[r]]
+    pairs.sort(key=lambda p: -len(p[0]))
+    return [(re.compile(r"(?:^|\s)" + re.escape(w).replace(r"\ ", r"[\s-]+") + r"$", I), r) for w, r in pairs]
+
+
+_ROLE_RX_CACHE: dict[tuple[str, ...], list[tuple[re.Pattern[str], str]]] = {}
+
+
+def target_of(text: str, spans: tuple[str, ...], roles: tuple[str, ...]) -> tuple[str, str]:
+    """Split an element reference into (phrase, role hint): 'the "Sign in" button' -> ('Sign in', 'button')."""
+    rxs = _ROLE_RX_CACHE.setdefault(roles, _role_word_rx(roles))
+    t = ARTICLES.sub("", text.strip()).strip()
+    m = _LABELLED.match(t)
+    if m:
+        head = " " + ARTICLES.sub("", m.group("role")).strip()
+        role = next((r for rx, r in rxs if rx.search(head)), "")
+        return value(ARTICLES.sub("", m.group("p").strip()), spans), role
+    role = ""
+    for rx, r in rxs:
+        found = rx.search(t)
+        if found:
+            t, role = t[: found.start()].strip(), r
+            break
+    lead = re.match(r"^(?P<w>[\w -]+?)\s+(?P<rest>" + MASK + r"\d+" + MASK + r")$", t)
+    if lead:
+        head = " " + ARTICLES.sub("", lead.group("w")).strip()
+        hinted = next((r for rx, r in rxs if rx.fullmatch(head)), None)
+        if hinted is not None:
+            t, role = lead.group("rest"), role or hinted
+    t = ARTICLES.sub("", t).strip()
+    return (value(t, spans) if t else ""), role
+
+
+_ORDINAL_RX = re.compile(
+    r"^(?:the\s+)?(?P<o>first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|\d+(?:st|nd|rd|th))"
+    r"\s+(?P<n>[\w -]+?)(?:\s+(?:in|on|of|from)\s+(?:the\s+)?(?:list|page|results|listing|search\s+results|grid))?$"
+    r"|^(?:the\s+)?(?P<n2>result|item|product|link|entry|article|post|story|video|listing)\s*(?:#|no\.\s*)(?P<o2>\d+)$"
+    r"|^(?:the\s+)?(?P<n3>(?:search\s+)?result)\s+number\s+(?P<o3>\d+)$",
+    I,
+)
+
+
+def ordinal_of(text: str) -> tuple[int, str] | None:
+    """'the 7th search result' -> (7, 'result'); 'the last product' -> (-1, 'product')."""
+    m = _ORDINAL_RX.match(text.strip())
+    if not m:
+        return None
+    word, noun = next(
+        (m.group(o), m.group(n)) for o, n in (("o", "n"), ("o2", "n2"), ("o3", "n3")) if m.group(o)
+    )
+    n = ordinal_value(word)
+    if not n or has_mask(noun):
+        return None
+    noun = re.sub(r"\s+", " ", noun.lower().strip())
+    noun = ORDINAL_NOUNS.get(noun, noun)
+    noun = re.sub(r"s$", "", noun) if noun.endswith("s") and not noun.endswith("ss") else noun
+    if noun.split()[-1] not in ORDINAL_HEADS or noun.split()[0] == "name":
+        return None  # 'the first name field' is a field, 'the last page' a link: not list positions
+    return n, noun
+
+
+_NEAR_RX = re.compile(
+    r"^(?P<h>.+?)\s+(?P<c>next\s+to|near|beside|for|below|under|belonging\s+to)\s+(?P<a>.+)$", I
+)
+
+
+def split_list(text: str) -> list[str]:
+    """'A, B and C' -> ['A', 'B', 'C'] (only called when a comma is present)."""
+    text = re.sub(
+        r"^(?:the\s+)?(?:following\s+)?(?:boxes|checkboxes|options|items|ones|words)?\s*:\s*",
+        "",
+        text,
+        flags=I,
+    )
+    return [p for p in re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", text) if p.strip()]
+
+
+def click_targets(x: str, spans: tuple[str, ...], role_default: str = "") -> list[Click] | None:
+    x = x.strip()
+    if not x:
+        return None
+    ordinal = ordinal_of(x)
+    if ordinal:
+        n, noun = ordinal
+        return [Click(ordinal=n, noun=noun)]
+    near = _NEAR_RX.match(x)
+    if near:
+        head, anchor, conn = near.group("h"), near.group("a"), near.group("c").lower()
+        strong = conn not in ("for", "below", "under")
+        phrase, role = target_of(head, spans, CLICK_HINTS)
+        head_marked = has_mask(head) or bool(role)
+        anchor_text = ARTICLES.sub("", anchor.strip())
+        if (strong or head_marked) and anchor_text.lower() not in PRONOUNS and (phrase or role):
+            return [
+                Click(
+                    target=phrase,
+                    role=role or role_default,
+                    near=value(anchor_text, spans),
+                    connector=re.sub(r"\s+", " ", conn),
+                )
+            ]
+    if "," in x:
+        items = split_list(x)
+        if len(items) > 1 and all(len(i.split()) <= 5 for i in items):
+            out = []
+            for item in items:
+                phrase, role = target_of(item, spans, CLICK_HINTS)
+                if not phrase:
+                    return None
+                out.append(Click(target=phrase, role=role or role_default))
+            return out
+    phrase, role = target_of(x, spans, CLICK_HINTS)
+    if not phrase and not role:
+        return None
+    return [Click(target=phrase, role=role or role_default)]
+
+
+def question_text(text: str, spans: tuple[str, ...]) -> str:
+    """A question as shown to the user, whitespace collapsed and end punctuation dropped (stable round trip)."""
+    return re.sub(r"\s+", " ", shown(text, spans)).strip().strip("?.!,;: ").strip()

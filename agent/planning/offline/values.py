@@ -1,0 +1,196 @@
+"""Finding typed values (money, dates, emails, ...) in page text: near an entity, after a label, inside the card
+of an anchor element.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agent.planning.offline.listings import peers_of
+from agent.planning.offline.page import MONEY_RX, Owners, directional_distance, reading_order, visible_text
+from agent.planning.offline.text import clip, norm, similarity, token_match, tokens
+from agent.types import Element, Observation
+
+_MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+
+
+VALUE_RX: dict[str, re.Pattern[str]] = {
+    "money": MONEY_RX,
+    "email": re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),
+    "phone": re.compile(
+        r"(?<![\w@])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,4}\)[\s.-]?)?\d{2,4}(?:[\s.-]\d{2,4}){1,4}(?![\w@])"
+    ),
+    "date": re.compile(
+        r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b"
+        + _MONTHS
+        + r"\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}\b|"
+        r"\b\d{1,2}(?:st|nd|rd|th)?\s+" + _MONTHS + r",?\s+\d{4}\b|\b" + _MONTHS + r"\s+\d{4}\b",
+        re.I,
+    ),
+    "rating": re.compile(
+        r"\b\d(?:[.,]\d)?\s*(?:/\s*5|out\s+of\s+5|stars?|★)|★+☆*|\brated\s+\d(?:[.,]\d)?", re.I
+    ),
+    "stock": re.compile(
+        r"\b(?:in\s+stock|out\s+of\s+stock|sold\s+out|unavailable|available|\d+\s+(?:left|in\s+stock|"
+        r"available))\b",
+        re.I,
+    ),
+    "percent": re.compile(r"[-+]?\d+(?:[.,]\d+)?\s?%"),
+    "url": re.compile(r"https?://\S+|www\.\S+"),
+    "number": re.compile(r"\b\d[\d,]*(?:\.\d+)?\b"),
+}
+
+
+def page_lines(observation: Observation) -> list[str]:
+    text = observation.get("page_text") or ""
+    if not text:
+        text = "\n".join(visible_text(e) for e in reading_order(observation.get("elements") or []))
+    return [re.sub(r"\s+", " ", line).strip() for line in text.split("\n") if line.strip()]
+
+
+def parse_money(text: str) -> float | None:
+    m = MONEY_RX.search(text or "")
+    if not m:
+        return None
+    digits = re.sub(r"[^\d.,]", "", m.group(0))
+    if re.search(r",\d{1,2}$", digits) and "." not in digits:
+        digits = digits.replace(",", ".")
+    digits = digits.replace(",", "")
+    try:
+        return float(digits)
+    except ValueError:
+        return None
+
+
+def first_value(text: str, rx: re.Pattern[str], after: str = "") -> str | None:
+    """The first value in ``text``, preferring one after the mention of ``after``."""
+    if after:
+        pos = norm(text).find(norm(after))
+        if pos >= 0:
+            lowered = text.lower()
+            start = lowered.find(after.lower())
+            m = rx.search(text, start + len(after)) if start >= 0 else None
+            if m:
+                return m.group(0).strip()
+    m = rx.search(text)
+    if not m:
+        return None
+    if rx is VALUE_RX["phone"] and len(re.sub(r"\D", "", m.group(0))) < 7:
+        return None
+    return m.group(0).strip()
+
+
+def entity_lines(lines: list[str], entity: str) -> list[int]:
+    scored = [(similarity(entity, line), n) for n, line in enumerate(lines)]
+    best = max((s for s, _ in scored), default=0.0)
+    if best < 0.7:
+        return []
+    return [n for s, n in scored if s >= best - 0.02]
+
+
+def value_near_lines(lines: list[str], entity: str, rx: re.Pattern[str]) -> str | None:
+    for n in entity_lines(lines, entity):
+        same = first_value(lines[n], rx, after=entity)
+        if same:
+            return same
+        for k in (1, 2, 3, 4, -1, -2):
+            i = n + k
+            if 0 <= i < len(lines):
+                if k > 1 and similarity(entity, lines[i]) >= 0.7:
+                    break
+                v = first_value(lines[i], rx)
+                if v:
+                    return v
+    return None
+
+
+_NEXT_LABEL = re.compile(r"\.\s+[A-Z][\w ]{0,30}:\s")
+
+
+def _own_value(text: str) -> str:
+    """The value up to the next 'Label:' on the same line ('integer. Default: 3.' -> 'integer'); a one-word
+    value loses the full stop that ends its sentence."""
+    cut = _NEXT_LABEL.search(text)
+    value = (text[: cut.start()] if cut else text).strip()
+    return value[:-1] if value.endswith(".") and " " not in value else value
+
+
+def labelled_value(lines: list[str], attr_text: str, around: list[int] | None = None) -> str | None:
+    """'Author: Jane Doe' or 'Author' followed by 'Jane Doe' (definition lists, tables)."""
+    words = [re.escape(w) for w in attr_text.split()]
+    if not words:
+        return None
+    label = r"\b" + r"\s+".join(words) + r"s?\b"
+    indices = around if around is not None else list(range(len(lines)))
+    byline = re.fullmatch(
+        r"(?:author|writer|wrote|written|authored|created|made|posted|published|by)", attr_text.strip(), re.I
+    )
+    for n in indices:
+        line = lines[n]
+        if byline:
+            m = re.search(r"\bby\s+(?P<v>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,3})", line)
+            if m:
+                return m.group("v")
+        m = re.search(label + r"\s*[:：=\-–—]\s*(?P<v>.+)$", line, re.I)
+        if m and m.group("v").strip():
+            return clip(_own_value(m.group("v")), 200)
+        if re.fullmatch(r"\s*" + label + r"\s*:?\s*", line, re.I) and n + 1 < len(lines):
+            return clip(lines[n + 1], 200)
+        m = re.match(r"^\s*" + label + r"\s+(?P<v>.{1,80})$", line, re.I)
+        if m and around is not None:
+            return clip(m.group("v"), 200)
+    return None
+
+
+def _value_elements(observation: Observation, rx: re.Pattern[str]) -> list[Element]:
+    return [
+        e
+        for e in observation.get("elements") or []
+        if rx.search(visible_text(e))
+        and len(visible_text(e)) <= 120
+        and (e.get("zone") or "main") not in ("nav", "footer")
+    ]
+
+
+def value_for(observation: Observation, anchor: Element, rx: re.Pattern[str], entity: str) -> str | None:
+    """A value of the kind ``rx`` that belongs to the card/row of ``anchor``."""
+    own = first_value(visible_text(anchor), rx, after=entity)
+    if own:
+        return own
+    values = [
+        e
+        for e in _value_elements(observation, rx)
+        if e.get("id") != anchor.get("id") and directional_distance(anchor, e) < 800
+    ]
+    if not values:
+        return None
+    owners = Owners(peers_of(anchor, observation))
+    owned = [e for e in values if owners.owns(anchor, e)]
+    pool = owned or [e for e in values if directional_distance(anchor, e) < 400]
+    if not pool:
+        return None
+    best = min(pool, key=lambda e: directional_distance(anchor, e))
+    return first_value(visible_text(best), rx)
+
+
+def value_by_label_words(lines: list[str], attr_text: str, rx: re.Pattern[str]) -> tuple[str, str] | None:
+    """A value next to the line that names the attribute: 'Order total: $59.33' for 'the total of my order'.
+
+    The attribute's last word (its head noun) must be on the line; lines naming more of its words win.
+    """
+    words = [w for w in tokens(attr_text) if w not in ("my", "last", "current")] or list(tokens(attr_text))
+    if not words:
+        return None
+    head = words[-1]
+    best: tuple[int, str, str] | None = None
+    for n, line in enumerate(lines):
+        line_tokens = tokens(line)
+        if not any(token_match(head, t) >= 0.8 for t in line_tokens):
+            continue
+        hits = sum(1 for w in words if any(token_match(w, t) >= 0.8 for t in line_tokens))
+        for i in (n, n + 1):
+            v = first_value(lines[i], rx, after=head) if i < len(lines) else None
+            if v and (best is None or hits > best[0]):
+                best = (hits, v, line)
+                break
+    return (best[1], best[2]) if best else None

@@ -1,0 +1,204 @@
+"""The goal grammar's word tables: role words, key names, purposes, known field names, number words.
+
+Tables, not patterns: widening what the planner understands is adding a word here.
+"""
+
+from __future__ import annotations
+
+import re
+
+ROLE_WORDS: dict[str, tuple[str, ...]] = {
+    "textbox": (
+        "text box",
+        "textbox",
+        "text field",
+        "textfield",
+        "text area",
+        "textarea",
+        "text input",
+        "input field",
+        "input box",
+        "entry field",
+        "field",
+        "box",
+        "input",
+        "bar",
+        "entry",
+    ),
+    "button": ("button", "btn"),
+    "link": ("hyperlink", "link"),
+    "tab": ("tab",),
+    "checkbox": ("check box", "checkbox", "tick box", "tickbox", "toggle", "switch"),
+    "radio": ("radio button", "radio", "option button"),
+    "combobox": (
+        "drop-down menu",
+        "dropdown menu",
+        "drop down menu",
+        "drop-down list",
+        "dropdown list",
+        "drop-down",
+        "drop down",
+        "dropdown",
+        "select box",
+        "select menu",
+        "select list",
+        "combo box",
+        "combobox",
+        "list box",
+        "listbox",
+        "select",
+        "menu",
+        "list",
+        "options",
+    ),
+    "": ("icon", "option", "item", "element", "control", "one"),
+}
+
+
+CLICK_HINTS = ("button", "link", "tab", "checkbox", "radio", "textbox", "")
+
+
+FIELD_HINTS = ("textbox", "combobox", "")
+
+
+SELECT_HINTS = ("combobox", "textbox", "")
+
+
+CHECK_HINTS = ("checkbox", "radio", "button", "")
+
+
+PRONOUNS = {
+    "it",
+    "them",
+    "this",
+    "that",
+    "one",
+    "these",
+    "those",
+    "this one",
+    "that one",
+    "the item",
+    "item",
+}
+
+
+ORDINAL_HEADS = frozenset(
+    "result item product link button entry article post story video listing card row one option checkbox box "
+    "field input tab image picture photo hit match record book course job review comment message email thread "
+    "repository repo question answer title headline heading user profile song track episode movie film recipe "
+    "offer deal hotel flight house apartment event file document folder cell suggestion dropdown radio".split()
+)
+
+
+ORDINAL_NOUNS = {
+    "search result": "result",
+    "results": "result",
+    "search results": "result",
+    "hit": "result",
+}
+
+
+DIALOG_WORDS = (
+    r"(?:dialog|modal|pop-?up|pop\s+up|overlay|banner|lightbox|window|interstitial|notification|prompt|alert)"
+)
+
+
+KEYS = (
+    r"(?:ctrl|control|cmd|command|meta|alt|option|shift)\s*\+\s*(?:[\w]+)(?:\s*\+\s*[\w]+)?|enter|return|escape|esc"
+    r"|tab|space\s*bar|spacebar|space|backspace|back\s+space|delete|del|home|end|page\s*up|page\s*down|pgup|pgdn"
+    r"|(?:arrow\s*)?(?:up|down|left|right)(?:\s*arrow)?|f\d{1,2}|insert"
+)
+
+
+_KEY_NAMES = {
+    "enter": "Enter",
+    "return": "Enter",
+    "escape": "Escape",
+    "esc": "Escape",
+    "tab": "Tab",
+    "space": "Space",
+    "spacebar": "Space",
+    "backspace": "Backspace",
+    "delete": "Delete",
+    "del": "Delete",
+    "home": "Home",
+    "end": "End",
+    "pageup": "PageUp",
+    "pgup": "PageUp",
+    "pagedown": "PageDown",
+    "pgdn": "PageDown",
+    "insert": "Insert",
+    "up": "ArrowUp",
+    "down": "ArrowDown",
+    "left": "ArrowLeft",
+    "right": "ArrowRight",
+}
+
+
+_MODIFIERS = {
+    "ctrl": "Control",
+    "control": "Control",
+    "cmd": "Meta",
+    "command": "Meta",
+    "meta": "Meta",
+    "alt": "Alt",
+    "option": "Alt",
+    "shift": "Shift",
+}
+
+
+def key_name(raw: str) -> str:
+    """'page down' -> 'PageDown', 'up arrow' -> 'ArrowUp', 'ctrl+a' -> 'Control+A' (Playwright names)."""
+    parts = [p.strip() for p in raw.split("+")]
+    if len(parts) > 1:
+        keys = [_MODIFIERS.get(p.lower(), "") for p in parts[:-1]]
+        last = parts[-1]
+        last = last.upper() if len(last) == 1 else key_name(last)
+        return "+".join([k for k in keys if k] + [last])
+    compact = re.sub(r"\s+|arrow", "", raw.lower())
+    if re.fullmatch(r"f\d{1,2}", compact):
+        return compact.upper()
+    return _KEY_NAMES.get(compact, raw.strip().title())
+
+
+PURPOSES = {
+    "login": "login",
+    "log-in": "login",
+    "log in": "login",
+    "sign-in": "login",
+    "sign in": "login",
+    "signin": "login",
+    "sign-up": "signup",
+    "sign up": "signup",
+    "signup": "signup",
+    "registration": "signup",
+    "register": "signup",
+    "subscription": "subscribe",
+    "subscribe": "subscribe",
+    "newsletter": "subscribe",
+    "search": "search",
+}
+
+
+INFO_NOUNS = (
+    r"price|cost|status|number|date|time|name|title|rating|weather|availability|total|balance|result|"
+    r"results|amount|details?|value|stock|count|score|email|phone|address|description|text|heading"
+)
+
+
+KNOWN_FIELDS = (
+    r"user\s*name|username|user\s*id|user|login|e-?mail(?:\s+address)?|password|passcode|pin|full\s+name|"
+    r"first\s+name|last\s+name|surname|name|phone(?:\s+number)?|telephone|mobile(?:\s+number)?|"
+    r"zip(?:\s*code)?|postal\s+code|post\s*code|city|country|state|address|street|company|message|"
+    r"comment|subject|topic|title|query|search\s+term|keyword|coupon(?:\s+code)?|promo\s+code|code|amount|"
+    r"quantity|age|date|website|url|your\s+name"
+)
+
+
+CONTINUATIONS = {"address", "number", "name", "code", "field", "box", "id", "term", "into", "in", "to", "as"}
+
+
+CLICK_VERBS = (
+    r"click|double[- ]?click|right[- ]?click|left[- ]?click|tap|hit|press|push|follow|activate|expand|"
+    r"collapse|open|focus|download|select|choose|pick"
+)
