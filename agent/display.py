@@ -19,13 +19,15 @@ import time
 from collections.abc import Iterator
 from typing import Any, TextIO
 
+from agent.terminals import BUDGET_EXHAUSTED, GOAL_FAILED, GOAL_SATISFIED, LOOP_STUCK
+
 STATUS_MARKS = {"success": "ok", "failure": "FAIL", "denied": "DENIED", "answered": "answered"}
 STATUS_STYLES = {"success": "green", "failure": "red", "denied": "yellow", "answered": "cyan"}
 TERMINAL_STYLES = {
-    "goal_satisfied": "bold green",
-    "goal_failed": "bold red",
-    "loop_stuck": "bold yellow",
-    "budget_exhausted": "bold yellow",
+    GOAL_SATISFIED: "bold green",
+    GOAL_FAILED: "bold red",
+    LOOP_STUCK: "bold yellow",
+    BUDGET_EXHAUSTED: "bold yellow",
 }
 #: Step rows shown while the run is live (the full table is drawn when it ends).
 LIVE_ROWS = 12

@@ -16,8 +16,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
 from agent.llm.untrusted import neutralize, untrusted_block
-from agent.planning.base import HistoryItem, Metrics, PlanRequest, TranslateRequest
-from agent.types import Observation
+from agent.types import HistoryItem, Metrics, Observation, PlanRequest, TranslateRequest
 
 HIGH_ERROR_RATE_WARNING = (
     "⚠️ HIGH ERROR RATE - Current approach may be failing. Learn from the past execution history and adapt "

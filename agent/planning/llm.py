@@ -46,6 +46,7 @@ from agent.llm.validation import (
 from agent.planning.base import PlanRequest, PlanResult, TranslateRequest, TranslateResult, Usage
 from agent.prompts import system_prompt
 from agent.stages import allowed_actions
+from agent.terminals import ANSWER_NOT_FOUND, INSUFFICIENT_KNOWLEDGE
 from agent.types import Action, Observation
 
 METHODS = ("json_schema", "function_calling", "json_mode")
@@ -336,9 +337,9 @@ def failure_reason(said: Any) -> str:
     reasons it knows; anything else becomes ``insufficient_knowledge``)."""
     text = str(said or "").strip()
     key = "_".join(text.lower().replace("-", " ").split())
-    if key in ("not_found", "answer_not_found", "notfound", "no_answer", "information_not_found"):
-        return "answer_not_found"
-    return key or "insufficient_knowledge"
+    if key in ("not_found", ANSWER_NOT_FOUND, "notfound", "no_answer", "information_not_found"):
+        return ANSWER_NOT_FOUND
+    return key or INSUFFICIENT_KNOWLEDGE
 
 
 def plan_result(out: dict[str, Any], usage: Usage) -> PlanResult:

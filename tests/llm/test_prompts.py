@@ -304,3 +304,17 @@ async def test_a_responder_can_answer_by_prompt(fake_openai: FakeOpenAIServer, m
         plan = await backend.plan(plan_request())
         step = await backend.translate(translate_request(plan_step=plan["proposed_actions"][0]))
         assert plan["proposed_actions"] and step["action"]["element_id"] == 5
+
+
+def test_prompt_files_are_read_again_only_after_they_change(tmp_path):
+    import os
+
+    override = tmp_path / "planner.md"
+    override.write_text("first version", encoding="utf-8")
+    os.utime(override, ns=(1_000_000_000, 1_000_000_000))
+    assert load_prompt("planner", tmp_path) == "first version"
+    override.write_text("second version", encoding="utf-8")
+    os.utime(override, ns=(1_000_000_000, 1_000_000_000))  # same mtime: the cached text is used
+    assert load_prompt("planner", tmp_path) == "first version"
+    os.utime(override, ns=(2_000_000_000, 2_000_000_000))  # changed on disk: read again
+    assert load_prompt("planner", tmp_path) == "second version"
