@@ -146,7 +146,6 @@ class ProgressDisplay:
                 )
             return
         from rich.console import Console
-        from rich.live import Live
         from rich.spinner import Spinner
 
         self._console = Console(file=self.stream, highlight=False)
@@ -155,6 +154,11 @@ class ProgressDisplay:
             header += f"  [dim]run {run_id}[/dim]"
         self._console.print(header)
         self._spinner = Spinner("dots", text="starting", style="cyan")
+        self._start_live()
+
+    def _start_live(self) -> None:
+        from rich.live import Live
+
         self._live = Live(
             self._renderable(),
             console=self._console,
@@ -183,18 +187,7 @@ class ProgressDisplay:
         try:
             yield
         finally:
-            from rich.live import Live
-
-            self._live = Live(
-                self._renderable(),
-                console=self._console,
-                refresh_per_second=8,
-                transient=False,
-                vertical_overflow="visible",
-                get_renderable=self._renderable,
-                redirect_stdout=False,
-            )
-            self._live.start()
+            self._start_live()
 
     # --- events -------------------------------------------------------------------------------------
 

@@ -6,7 +6,7 @@ must survive any checkpointer (msgpack/JSON). Playwright objects never appear in
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict, get_args
 
 # --------------------------------------------------------------------------------------------------------------
 # Actions
@@ -30,22 +30,9 @@ ActionName = Literal[
     "ask_user",
 ]
 
-BROWSER_ACTIONS: tuple[str, ...] = (
-    "click",
-    "type",
-    "select_option",
-    "scroll",
-    "press_key",
-    "navigate",
-    "search",
-    "go_back",
-    "go_forward",
-    "switch_tab",
-    "screenshot",
-    "wait",
-)
 META_ACTIONS: tuple[str, ...] = ("done", "ask_user")
-ALL_ACTIONS: tuple[str, ...] = BROWSER_ACTIONS + META_ACTIONS
+ALL_ACTIONS: tuple[str, ...] = get_args(ActionName)
+BROWSER_ACTIONS: tuple[str, ...] = tuple(a for a in ALL_ACTIONS if a not in META_ACTIONS)
 
 #: Actions that need an observed element id.
 ELEMENT_ACTIONS: tuple[str, ...] = ("click", "type", "select_option")

@@ -90,6 +90,19 @@ def failed_step(
     }
 
 
+def backend_error(source: str, result: dict[str, Any]) -> dict[str, Any]:
+    """A failed backend call (model error, invalid reply, timeout) handed to ``error_retry``."""
+    return {
+        "pending_error": {
+            "source": source,
+            "kind": result.get("error_kind") or "model_error",
+            "message": result["error"],
+            "retryable": result.get("error_retryable", True),
+        },
+        "_note": f"{source} error: {result['error']}",
+    }
+
+
 def usage_update(state: dict[str, Any], node: str, usage: dict[str, Any] | None) -> dict[str, Any]:
     """Add one backend call's model usage to the run's totals and to ``node``'s share."""
     if not usage:

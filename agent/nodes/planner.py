@@ -10,7 +10,7 @@ import asyncio
 from typing import Any
 
 from agent.context import Context
-from agent.nodes.base import graph_node, terminal, usage_update
+from agent.nodes.base import backend_error, graph_node, terminal, usage_update
 from agent.records import elapsed_seconds
 from agent.runtime import runtime_for
 from agent.stages import allowed_actions
@@ -72,13 +72,7 @@ async def planner(state: AgentState, ctx: Context) -> dict[str, Any]:
     }
     update["planner_output"] = dict(result.get("raw") or {k: v for k, v in result.items() if k != "usage"})
     if result.get("error"):
-        update["pending_error"] = {
-            "source": "planner",
-            "kind": result.get("error_kind") or "model_error",
-            "message": result["error"],
-            "retryable": result.get("error_retryable", True),
-        }
-        update["_note"] = f"planner error: {result['error']}"
+        update.update(backend_error("planner", result))
         return update
     if result.get("task_complete"):
         update["completion_claim"] = {

@@ -12,7 +12,7 @@ from typing import Any
 
 from agent.context import Context
 from agent.dom.lookup import describe_element
-from agent.nodes.base import failed_step, graph_node, usage_update, validate_action
+from agent.nodes.base import backend_error, failed_step, graph_node, usage_update, validate_action
 from agent.runtime import runtime_for
 from agent.stages import allowed_actions
 from agent.state import AgentState
@@ -52,13 +52,7 @@ async def translate(state: AgentState, ctx: Context) -> dict[str, Any]:
         }
     update: dict[str, Any] = {"current_step": step, **usage_update(state, "translate", result.get("usage"))}
     if result.get("error"):
-        update["pending_error"] = {
-            "source": "translate",
-            "kind": result.get("error_kind") or "model_error",
-            "message": result["error"],
-            "retryable": result.get("error_retryable", True),
-        }
-        update["_note"] = f"translate error: {result['error']}"
+        update.update(backend_error("translate", result))
         return update
     action = result.get("action")
     if result.get("status") == "failure" or action is None:

@@ -13,6 +13,7 @@ import pytest
 from agent.llm.prompting import HIGH_ERROR_RATE_WARNING
 from agent.planning.llm import OpenAIBackend
 from agent.prompts import load_prompt, system_prompt
+from agent.types import ALL_ACTIONS
 from tests.llm.fake_openai import FakeOpenAIServer, is_planner_request
 from tests.llm.helpers import executor_reply, make_observation, plan_request, planner_reply, translate_request
 
@@ -274,22 +275,8 @@ def test_bundled_prompts_render_every_action() -> None:
     for name in ("planner", "executor"):
         rendered = system_prompt(name)
         assert "{{" not in rendered
-        for action in (
-            "click",
-            "type",
-            "select_option",
-            "scroll",
-            "press_key",
-            "navigate",
-            "search",
-            "go_back",
-            "go_forward",
-            "switch_tab",
-            "screenshot",
-            "wait",
-            "done",
-            "ask_user",
-        ):
+        assert len(ALL_ACTIONS) == 14
+        for action in ALL_ACTIONS:
             assert f"`{action}`" in rendered
     assert "MCP" not in load_prompt("planner") and "pdf_extract" not in load_prompt("planner")
     with pytest.raises(ValueError, match="unknown prompt"):
