@@ -32,15 +32,35 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("browser", ("agent.browser",)),
     ("dom", ("agent.dom",)),
     (
-        "rules and records",
-        ("agent.context", "agent.config", "agent.safety", "agent.evidence", "agent.records", "agent.report"),
+        "settings, rules and records",
+        (
+            "agent.context",
+            "agent.config",
+            "agent.settings_rules",
+            "agent.settings_checks",
+            "agent.safety",
+            "agent.evidence",
+            "agent.records",
+            "agent.report",
+        ),
     ),
     ("llm", ("agent.llm",)),
     ("planning", ("agent.planning",)),
     ("run services", ("agent.runtime", "agent.state")),
     ("nodes", ("agent.nodes",)),
     ("graph", ("agent.graph",)),
-    ("app", ("agent", "agent.__main__", "agent.runner", "agent.cli", "agent.display", "agent.demo")),
+    (
+        "app",
+        (
+            "agent",
+            "agent.__main__",
+            "agent.runner",
+            "agent.cli",
+            "agent.cli_settings",
+            "agent.display",
+            "agent.demo",
+        ),
+    ),
 )
 
 #: Packages only some modules may reach into, even from above: the nodes are reached only through the graph
