@@ -62,23 +62,25 @@ def after_goal_check(state: AgentState) -> str:
     return "translate" if state.get("plan") else "planner"
 
 
-def after_planner(state: AgentState) -> str:
+def _after_backend_call(state: AgentState) -> str | None:
+    """Where a planner or translate step goes when it ended the run, failed, or claimed completion."""
     if _ended(state):
         return "finalize"
     if state.get("pending_error"):
         return "error_retry"
     if state.get("completion_claim"):
         return "goal_check"
-    return "translate"
+    return None
+
+
+def after_planner(state: AgentState) -> str:
+    return _after_backend_call(state) or "translate"
 
 
 def after_translate(state: AgentState) -> str:
-    if _ended(state):
-        return "finalize"
-    if state.get("pending_error"):
-        return "error_retry"
-    if state.get("completion_claim"):
-        return "goal_check"
+    settled = _after_backend_call(state)
+    if settled:
+        return settled
     action = state.get("proposed_action")
     if action is None:
         return "progress"  # the step could not be grounded: recorded as a failure, then re-plan

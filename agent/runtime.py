@@ -8,13 +8,14 @@ on. The browser sessions are kept by :mod:`agent.browser.registry`; the runtimes
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from agent.browser import registry
 from agent.context import Context
-from agent.planning.base import Backend
+from agent.planning.base import Backend, PlanRequest, PlanResult, TranslateRequest, TranslateResult
 
 #: Upper bound of one offline (rules) backend call, in seconds.
 RULES_CALL_TIMEOUT_S = 30.0
@@ -31,6 +32,22 @@ class Runtime:
     call_timeout_s: float
     #: The event loop the backend's HTTP clients belong to (a resumed run may come back on another loop).
     loop: asyncio.AbstractEventLoop | None = None
+
+    async def plan(self, request: PlanRequest) -> PlanResult:
+        return await self._bounded(self.backend.plan(request), "planner")
+
+    async def translate(self, request: TranslateRequest) -> TranslateResult:
+        return await self._bounded(self.backend.translate(request), "translator")
+
+    async def _bounded(self, call: Awaitable[Any], who: str) -> Any:
+        """One backend call within :attr:`call_timeout_s`; running out is an error result, not an exception."""
+        try:
+            return await asyncio.wait_for(call, timeout=self.call_timeout_s)
+        except TimeoutError:
+            return {
+                "error": f"{who} did not answer within {self.call_timeout_s:.0f}s",
+                "error_kind": "timeout",
+            }
 
 
 _runtimes: dict[str, Runtime] = {}

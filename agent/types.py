@@ -317,18 +317,23 @@ class PlanRequest(TypedDict, total=False):
     start_url: str | None
 
 
-class PlanResult(TypedDict, total=False):
-    proposed_actions: list[str]  # 1-5 high-level steps, empty when task_complete
-    task_complete: bool
-    final_answer: str
-    success: bool  # False when the planner gives up (task_complete with a failure answer)
-    failure_reason: str  # e.g. insufficient_knowledge when the planner cannot understand the goal
+class BackendReply(TypedDict, total=False):
+    """What every backend result carries besides its answer: the reasoning, raw output, usage, any error."""
+
     reasoning: str
     raw: dict[str, Any]  # the backend's full structured output (seed fields for the LLM planner)
     usage: Usage
     error: str  # set when the backend failed (model error, invalid reply after re-ask)
     error_kind: str  # model_error | invalid_reply | timeout
     error_retryable: bool  # False when asking again cannot help (401/403/404/400): the run ends at once
+
+
+class PlanResult(BackendReply, total=False):
+    proposed_actions: list[str]  # 1-5 high-level steps, empty when task_complete
+    task_complete: bool
+    final_answer: str
+    success: bool  # False when the planner gives up (task_complete with a failure answer)
+    failure_reason: str  # e.g. insufficient_knowledge when the planner cannot understand the goal
 
 
 class TranslateRequest(TypedDict, total=False):
@@ -341,14 +346,8 @@ class TranslateRequest(TypedDict, total=False):
     history: list[HistoryItem]
 
 
-class TranslateResult(TypedDict, total=False):
+class TranslateResult(BackendReply, total=False):
     action: Action | None  # None when the step cannot be grounded
     status: str  # success | failure
     error_type: str  # none | element_not_found | ambiguous_step | tool_limit | navigation_blocked | unknown
     message: str
-    reasoning: str
-    raw: dict[str, Any]
-    usage: Usage
-    error: str
-    error_kind: str
-    error_retryable: bool

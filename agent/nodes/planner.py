@@ -6,7 +6,6 @@ error or invalid reply goes to ``error_retry``; a completion claim goes to ``goa
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from agent.context import Context
@@ -58,14 +57,7 @@ async def planner(state: AgentState, ctx: Context) -> dict[str, Any]:
         # goal_check ends a run before routing here with the budget spent; this guards direct callers.
         return terminal(MAX_PLANNER_CALLS, f"planner call budget of {ctx.max_planner_calls} used")
     request = build_plan_request(state, ctx)
-    run = await runtime_for(state, ctx)
-    try:
-        result = await asyncio.wait_for(run.backend.plan(request), timeout=run.call_timeout_s)
-    except TimeoutError:
-        result = {
-            "error": f"planner did not answer within {run.call_timeout_s:.0f}s",
-            "error_kind": "timeout",
-        }
+    result = await (await runtime_for(state, ctx)).plan(request)
     update: dict[str, Any] = {
         "planner_calls": calls + 1,
         **usage_update(state, "planner", result.get("usage")),

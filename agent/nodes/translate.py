@@ -7,7 +7,6 @@ actions and model errors go to ``error_retry``.
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from agent.context import Context
@@ -42,14 +41,7 @@ async def translate(state: AgentState, ctx: Context) -> dict[str, Any]:
         "stage": state.get("stage", "orient"),
         "history": (state.get("history") or [])[-10:],
     }
-    run = await runtime_for(state, ctx)
-    try:
-        result = await asyncio.wait_for(run.backend.translate(request), timeout=run.call_timeout_s)
-    except TimeoutError:
-        result = {
-            "error": f"translator did not answer within {run.call_timeout_s:.0f}s",
-            "error_kind": "timeout",
-        }
+    result = await (await runtime_for(state, ctx)).translate(request)
     update: dict[str, Any] = {"current_step": step, **usage_update(state, "translate", result.get("usage"))}
     if result.get("error"):
         update.update(backend_error("translate", result))

@@ -14,54 +14,25 @@ import pytest
 
 AGENT_DIR = Path(__file__).resolve().parents[2] / "agent"
 
-#: Lowest first. A module belongs to the layer of its longest matching prefix; it may import from its own
-#: layer and any layer listed before it.
-LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    (
-        "base",
-        (
-            "agent.types",
-            "agent.terminals",
-            "agent.util",
-            "agent.goals",
-            "agent.stages",
-            "agent.schemas",
-            "agent.prompts",
-        ),
-    ),
-    ("browser", ("agent.browser",)),
-    ("dom", ("agent.dom",)),
-    (
-        "settings, rules and records",
-        (
-            "agent.context",
-            "agent.config",
-            "agent.settings_rules",
-            "agent.settings_checks",
-            "agent.safety",
-            "agent.evidence",
-            "agent.records",
-            "agent.report",
-        ),
-    ),
-    ("llm", ("agent.llm",)),
-    ("planning", ("agent.planning",)),
-    ("run services", ("agent.runtime", "agent.state")),
-    ("nodes", ("agent.nodes",)),
-    ("graph", ("agent.graph",)),
-    (
-        "app",
-        (
-            "agent",
-            "agent.__main__",
-            "agent.runner",
-            "agent.cli",
-            "agent.cli_settings",
-            "agent.display",
-            "agent.demo",
-        ),
-    ),
+#: Lowest first, one line a layer: its name, then its modules under agent/. A module belongs to the layer of
+#: its longest matching prefix; it may import from its own layer and any layer listed before it.
+_LAYER_TABLE = """
+base:                        types terminals util goals stages schemas prompts
+browser:                     browser
+dom:                         dom
+settings, rules and records: context config settings_rules settings_checks safety evidence records report
+llm:                         llm
+planning:                    planning
+run services:                runtime state
+nodes:                       nodes
+graph:                       graph
+app:                         __init__ __main__ runner cli cli_settings display demo
+"""
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
+    (name, tuple("agent" if m == "__init__" else f"agent.{m}" for m in modules.split()))
+    for name, _, modules in (line.partition(":") for line in _LAYER_TABLE.strip().splitlines())
 )
+
 
 #: Packages only some modules may reach into, even from above: the nodes are reached only through the graph
 #: (the runner drives the graph, it does not call nodes), and the concrete planning backends only through
