@@ -9,6 +9,10 @@ Each route gets the request handler and returns (status, headers, body); the que
 /status?code=N             an HTML page with HTTP status N
 /redirect?to=URL           302 to URL
 /echo                      an HTML page that shows the query string (forms that GET somewhere)
+
+Pages that begin with a ``<!-- shell: title="..." section="..." -->`` line hold only what goes inside
+``<main>`` (and the scripts after it): they are served wrapped in the one shared page shell (:data:`SHELL`),
+so the browser gets the same complete HTML as before while the head and header are written once.
 """
 
 from __future__ import annotations
@@ -16,10 +20,12 @@ from __future__ import annotations
 import html
 import io
 import json
+import re
 import select
 import socket
 import time
 from http.server import SimpleHTTPRequestHandler
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 Response = tuple[int, dict[str, str], bytes]
@@ -102,6 +108,32 @@ def echo(handler: SimpleHTTPRequestHandler) -> Response:
     return _html("Form received", f"<h1>Form received</h1><ul id='fields'>{pairs}</ul>")
 
 
+SITE_DIR = Path(__file__).parent / "site"
+SHELL = (
+    '<!doctype html>\n<html lang="en">\n<head><meta charset="utf-8"><title>{title} - Test site</title>'
+    '<link rel="stylesheet" href="/style.css"></head>\n<body>\n'
+    '<header class="site"><a href="/index.html">Home</a><strong>{section}</strong></header>\n<main>\n'
+    "{content}</body>\n</html>\n"
+)
+_SHELL_LINE = re.compile(r'^<!-- shell: title="([^"]*)" section="([^"]*)"[^\n]*-->\n')
+
+
+def shell_page(path: Path) -> str | None:
+    """The complete HTML of a page written for the shell, or None for a page that is complete on its own."""
+    text = path.read_text(encoding="utf-8")
+    match = _SHELL_LINE.match(text)
+    if match is None:
+        return None
+    return SHELL.format(title=match.group(1), section=match.group(2), content=text[match.end() :])
+
+
+def _shell_route(path: Path):
+    def route(_handler: SimpleHTTPRequestHandler) -> Response:
+        return 200, {"Content-Type": "text/html; charset=utf-8"}, (shell_page(path) or "").encode()
+
+    return route
+
+
 ROUTES = {
     "/api/items": items,
     "/download": download,
@@ -109,4 +141,5 @@ ROUTES = {
     "/status": status,
     "/redirect": redirect,
     "/echo": echo,
+    **{f"/{p.name}": _shell_route(p) for p in sorted(SITE_DIR.glob("*.html")) if shell_page(p) is not None},
 }
