@@ -57,15 +57,7 @@ ErrorType = Literal[
     "timeout",
     "unknown",
 ]
-ERROR_TYPES: tuple[str, ...] = (
-    "none",
-    "element_not_found",
-    "ambiguous_step",
-    "tool_limit",
-    "navigation_blocked",
-    "timeout",
-    "unknown",
-)
+ERROR_TYPES: tuple[str, ...] = get_args(ErrorType)
 
 
 class ActionArgs(TypedDict, total=False):
