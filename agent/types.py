@@ -227,10 +227,6 @@ class Observation(TypedDict, total=False):
 # Records
 # --------------------------------------------------------------------------------------------------------------
 
-TerminalType = Literal["goal_satisfied", "goal_failed", "loop_stuck", "budget_exhausted"]
-TERMINAL_TYPES: tuple[str, ...] = ("goal_satisfied", "goal_failed", "loop_stuck", "budget_exhausted")
-
-
 class TraceRecord(TypedDict, total=False):
     """One line of ``runs/<run_id>/trace.jsonl``: one graph node step."""
 
