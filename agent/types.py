@@ -227,6 +227,7 @@ class Observation(TypedDict, total=False):
 # Records
 # --------------------------------------------------------------------------------------------------------------
 
+
 class TraceRecord(TypedDict, total=False):
     """One line of ``runs/<run_id>/trace.jsonl``: one graph node step."""
 
