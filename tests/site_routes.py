@@ -11,7 +11,8 @@ Each route gets the request handler and returns (status, headers, body); the que
 /echo                      an HTML page that shows the query string (forms that GET somewhere)
 
 Pages that begin with a ``<!-- shell: title="..." section="..." -->`` line hold only what goes inside
-``<main>`` (and the scripts after it): they are served wrapped in the one shared page shell (:data:`SHELL`),
+``<main>`` (and the scripts after it): they are served wrapped in the one shared page shell (:data:`SHELL`;
+``shell_routes`` does the same for another site with its own shell),
 so the browser gets the same complete HTML as before while the head and header are written once.
 """
 
@@ -24,11 +25,13 @@ import re
 import select
 import socket
 import time
+from collections.abc import Callable
 from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 Response = tuple[int, dict[str, str], bytes]
+Route = Callable[[SimpleHTTPRequestHandler], Response]
 FEED_SIZE = 100
 
 
@@ -115,23 +118,36 @@ SHELL = (
     '<header class="site"><a href="/index.html">Home</a><strong>{section}</strong></header>\n<main>\n'
     "{content}</body>\n</html>\n"
 )
-_SHELL_LINE = re.compile(r'^<!-- shell: title="([^"]*)" section="([^"]*)"[^\n]*-->\n')
+_SHELL_LINE = re.compile(r"^<!-- shell: (.*?) -->\n")
+_SHELL_FIELD = re.compile(r'(\w+)="([^"]*)"')
 
 
-def shell_page(path: Path) -> str | None:
-    """The complete HTML of a page written for the shell, or None for a page that is complete on its own."""
+def shell_page(path: Path, shell: str = SHELL) -> str | None:
+    """The complete HTML of a page written for ``shell`` (its first line gives the shell's fields), or None for
+    a page that is complete on its own."""
     text = path.read_text(encoding="utf-8")
     match = _SHELL_LINE.match(text)
     if match is None:
         return None
-    return SHELL.format(title=match.group(1), section=match.group(2), content=text[match.end() :])
+    return shell.format(**dict(_SHELL_FIELD.findall(match.group(1))), content=text[match.end() :])
 
 
-def _shell_route(path: Path):
-    def route(_handler: SimpleHTTPRequestHandler) -> Response:
-        return 200, {"Content-Type": "text/html; charset=utf-8"}, (shell_page(path) or "").encode()
+def shell_routes(root: Path, shell: str = SHELL) -> dict[str, Route]:
+    """A route per shell page under ``root`` (at its URL path), serving it whole; other files stay static."""
 
-    return route
+    def route_for(path: Path) -> Route:
+        def route(_handler: SimpleHTTPRequestHandler) -> Response:
+            return 200, {"Content-Type": "text/html; charset=utf-8"}, (shell_page(path, shell) or "").encode()
+
+        return route
+
+    routes: dict[str, Route] = {}
+    for page in sorted(p for p in root.rglob("*.html") if shell_page(p, shell) is not None):
+        url = "/" + page.relative_to(root).as_posix()
+        routes[url] = route_for(page)
+        if page.name == "index.html":  # the folder's own URL serves its index, as a static server would
+            routes[url.removesuffix("index.html")] = routes[url]
+    return routes
 
 
 ROUTES = {
@@ -141,5 +157,5 @@ ROUTES = {
     "/status": status,
     "/redirect": redirect,
     "/echo": echo,
-    **{f"/{p.name}": _shell_route(p) for p in sorted(SITE_DIR.glob("*.html")) if shell_page(p) is not None},
+    **shell_routes(SITE_DIR),
 }
