@@ -19,13 +19,15 @@ import time
 from collections.abc import Iterator
 from typing import Any, TextIO
 
+from agent.terminals import BUDGET_EXHAUSTED, GOAL_FAILED, GOAL_SATISFIED, LOOP_STUCK
+
 STATUS_MARKS = {"success": "ok", "failure": "FAIL", "denied": "DENIED", "answered": "answered"}
 STATUS_STYLES = {"success": "green", "failure": "red", "denied": "yellow", "answered": "cyan"}
 TERMINAL_STYLES = {
-    "goal_satisfied": "bold green",
-    "goal_failed": "bold red",
-    "loop_stuck": "bold yellow",
-    "budget_exhausted": "bold yellow",
+    GOAL_SATISFIED: "bold green",
+    GOAL_FAILED: "bold red",
+    LOOP_STUCK: "bold yellow",
+    BUDGET_EXHAUSTED: "bold yellow",
 }
 #: Step rows shown while the run is live (the full table is drawn when it ends).
 LIVE_ROWS = 12
@@ -144,7 +146,6 @@ class ProgressDisplay:
                 )
             return
         from rich.console import Console
-        from rich.live import Live
         from rich.spinner import Spinner
 
         self._console = Console(file=self.stream, highlight=False)
@@ -153,6 +154,11 @@ class ProgressDisplay:
             header += f"  [dim]run {run_id}[/dim]"
         self._console.print(header)
         self._spinner = Spinner("dots", text="starting", style="cyan")
+        self._start_live()
+
+    def _start_live(self) -> None:
+        from rich.live import Live
+
         self._live = Live(
             self._renderable(),
             console=self._console,
@@ -181,18 +187,7 @@ class ProgressDisplay:
         try:
             yield
         finally:
-            from rich.live import Live
-
-            self._live = Live(
-                self._renderable(),
-                console=self._console,
-                refresh_per_second=8,
-                transient=False,
-                vertical_overflow="visible",
-                get_renderable=self._renderable,
-                redirect_stdout=False,
-            )
-            self._live.start()
+            self._start_live()
 
     # --- events -------------------------------------------------------------------------------------
 

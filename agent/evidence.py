@@ -5,23 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-_STOP = frozenset(
-    "a an the and or of to in on at for from with by as is are was were be been it its this that these those "
-    "me my i you your we our please then after before into onto out up down page site website web go open "
-    "visit navigate click press type enter fill select choose find tell what which who how many much when "
-    "where why there their them all any some show get give list search look".split()
-)
-_WORD_RE = re.compile(r"[a-z0-9$€£][a-z0-9$€£.,'-]*", re.IGNORECASE)
-
-
-def keywords(text: str) -> list[str]:
-    """Significant lower-case words of a text (stop words and 1-letter words dropped), in order, unique."""
-    seen: dict[str, None] = {}
-    for raw in _WORD_RE.findall(text.lower()):
-        word = raw.strip(".,'-")
-        if len(word) > 1 and word not in _STOP:
-            seen.setdefault(word, None)
-    return list(seen)
+from agent.dom.text import ERROR_MESSAGE, keywords
 
 
 def goal_hits(goal: str, text: str) -> list[str]:
@@ -117,13 +101,6 @@ def action_signature(action: dict[str, Any] | None, url: str) -> str:
     return f"{action.get('action')}|{action.get('element_id')}|{url.split('#', 1)[0]}|{detail}"
 
 
-_ERROR_RE = re.compile(
-    r"\b(invalid|incorrect|wrong|error|failed|failure|denied|not (?:found|valid|allowed|recognized|recognised)|"
-    r"try again|unable to|could not|couldn't|is required|are required|expired|rejected)\b",
-    re.IGNORECASE,
-)
-
-
 def page_error(observation: dict[str, Any] | None) -> str | None:
     """An error message the page is showing in response to the last action, if any.
 
@@ -139,6 +116,6 @@ def page_error(observation: dict[str, Any] | None) -> str | None:
         if not (element.get("new") or announced):
             continue
         text = (element.get("text") or element.get("name") or "").strip()
-        if text and len(text) <= 300 and _ERROR_RE.search(text):
+        if text and len(text) <= 300 and ERROR_MESSAGE.search(text):
             return text
     return None

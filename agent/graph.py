@@ -7,6 +7,7 @@ module-level ``graph`` is compiled without a checkpointer, as LangGraph Studio /
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from langgraph.graph import END, START, StateGraph
@@ -40,16 +41,19 @@ def _ended(state: AgentState) -> bool:
     return bool(state.get("terminal_type"))
 
 
-def after_start(state: AgentState) -> str:
-    return "finalize" if _ended(state) else "observe"
+def _unless_ended(next_node: str) -> Callable[[AgentState], str]:
+    """The router of a node with one way on: ``next_node``, or ``finalize`` once the run has a terminal."""
+
+    def route(state: AgentState) -> str:
+        return "finalize" if _ended(state) else next_node
+
+    route.__name__ = f"to_{next_node}"
+    return route
 
 
-def after_observe(state: AgentState) -> str:
-    return "finalize" if _ended(state) else "loop_mitigation"
-
-
-def after_loop_mitigation(state: AgentState) -> str:
-    return "finalize" if _ended(state) else "goal_check"
+after_start = _unless_ended("observe")
+after_observe = _unless_ended("loop_mitigation")
+after_loop_mitigation = _unless_ended("goal_check")
 
 
 def after_goal_check(state: AgentState) -> str:
@@ -58,23 +62,25 @@ def after_goal_check(state: AgentState) -> str:
     return "translate" if state.get("plan") else "planner"
 
 
-def after_planner(state: AgentState) -> str:
+def _after_backend_call(state: AgentState) -> str | None:
+    """Where a planner or translate step goes when it ended the run, failed, or claimed completion."""
     if _ended(state):
         return "finalize"
     if state.get("pending_error"):
         return "error_retry"
     if state.get("completion_claim"):
         return "goal_check"
-    return "translate"
+    return None
+
+
+def after_planner(state: AgentState) -> str:
+    return _after_backend_call(state) or "translate"
 
 
 def after_translate(state: AgentState) -> str:
-    if _ended(state):
-        return "finalize"
-    if state.get("pending_error"):
-        return "error_retry"
-    if state.get("completion_claim"):
-        return "goal_check"
+    settled = _after_backend_call(state)
+    if settled:
+        return settled
     action = state.get("proposed_action")
     if action is None:
         return "progress"  # the step could not be grounded: recorded as a failure, then re-plan
@@ -98,20 +104,10 @@ def after_confirm(state: AgentState) -> str:
     return "execute"
 
 
-def after_execute(state: AgentState) -> str:
-    return "finalize" if _ended(state) else "progress"
-
-
-def after_progress(state: AgentState) -> str:
-    return "finalize" if _ended(state) else "observe"
-
-
-def after_ask_user(state: AgentState) -> str:
-    return "finalize" if _ended(state) else "observe"
-
-
-def after_error_retry(state: AgentState) -> str:
-    return "finalize" if _ended(state) else "observe"
+after_execute = _unless_ended("progress")
+after_progress = _unless_ended("observe")
+after_ask_user = _unless_ended("observe")
+after_error_retry = _unless_ended("observe")
 
 
 def build_graph(*, checkpointer: Any = None, name: str = "wayfinder", **compile_kwargs: Any):

@@ -287,3 +287,54 @@ def list_runs(record_dir: Path, limit: int = 20) -> list[dict[str, Any]]:
         runs.append(info)
     runs.sort(key=lambda r: (float(r.get("started_at") or 0), r["run_id"]), reverse=True)
     return runs[:limit]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The run's outcome (result.json) and report, written by finalize and by the runner when finalize cannot run
+# ---------------------------------------------------------------------------------------------------------
+
+
+def elapsed_seconds(state: dict[str, Any]) -> float:
+    """Wall-clock seconds the run has used (across resumptions)."""
+    started = state.get("started_at")
+    if not started:
+        return 0.0
+    return round(float(state.get("elapsed_before", 0.0)) + time.time() - float(started), 2)
+
+
+def result_object(state: dict[str, Any]) -> dict[str, Any]:
+    """The run's outcome: what ``--json`` prints and ``result.json`` holds."""
+    usage = state.get("usage") or {}
+    return {
+        "run_id": state.get("run_id"),
+        "goal": state.get("goal"),
+        "terminal_type": state.get("terminal_type"),
+        "terminal_reason": state.get("terminal_reason"),
+        "stop_reason": state.get("stop_reason"),
+        "final_answer": state.get("final_answer"),
+        "steps": int(state.get("steps", 0)),
+        "stage": state.get("stage"),
+        "url": state.get("url", ""),
+        "run_dir": state.get("run_dir"),
+        "elapsed_s": elapsed_seconds(state),
+        "started_at": state.get("started_at"),
+        "finished_at": time.time(),
+        "usage": {
+            "input_tokens": int(usage.get("input_tokens", 0)),
+            "output_tokens": int(usage.get("output_tokens", 0)),
+            "total_tokens": int(usage.get("total_tokens", 0)),
+            "calls": int(usage.get("calls", 0)),
+            "cost_usd": round(float(usage.get("cost_usd", 0.0)), 6),
+            "by_node": state.get("usage_by_node") or {},
+        },
+    }
+
+
+def write_report_safely(run_dir: Path) -> None:
+    """report.html for people; a rendering problem never spoils the run's result."""
+    from agent.report import write_report
+
+    try:
+        write_report(run_dir)
+    except Exception:  # noqa: BLE001
+        return

@@ -42,9 +42,17 @@ from agent.browser import registry
 from agent.config import context_from_any
 from agent.context import Context
 from agent.graph import build_graph, recursion_limit_for
-from agent.nodes.finalize import result_object, write_report_safely
-from agent.records import live_owner, new_run_id, recorder_for, valid_run_id, write_status
-from agent.terminals import normalize
+from agent.records import (
+    live_owner,
+    new_run_id,
+    recorder_for,
+    result_object,
+    valid_run_id,
+    write_report_safely,
+    write_status,
+)
+from agent.runtime import release as release_runtime
+from agent.terminals import BUDGET_EXHAUSTED, MAX_SECONDS, RECURSION_LIMIT, normalize
 
 EventHandler = Callable[[dict[str, Any]], None]
 #: Gets the interrupt payload ({"type": "confirm" | "ask_user", ...}); returns the resume value, or None to stop.
@@ -199,6 +207,7 @@ async def _finish(
         write_status(run_dir, "finished", terminal_type=values.get("terminal_type"))
     if forced is not None or not values.get("terminal_type"):
         write_report_safely(run_dir)  # finalize did not run, so the report is not written yet
+    release_runtime(run_id)  # a paused run builds its planning services again when it resumes
     if not ctx.keep_browser_open:
         await registry.close(run_id)
     return result
@@ -224,12 +233,13 @@ async def _run_with_checkpointer(
         try:
             stop_note = await _drive(graph, first_input, config, ctx, run_dir, on_event, on_interrupt)
         except TimeoutError:
-            forced = ("budget_exhausted", "max_seconds", f"run exceeded {ctx.max_seconds:g}s")
+            forced = (BUDGET_EXHAUSTED, MAX_SECONDS, f"run exceeded {ctx.max_seconds:g}s")
         except GraphRecursionError:
-            forced = ("budget_exhausted", "recursion_limit", "graph recursion limit reached")
+            forced = (BUDGET_EXHAUSTED, RECURSION_LIMIT, "graph recursion limit reached")
         except BaseException:
             # Ctrl-C, SIGTERM or a cancelled task: the checkpoint stays for `resume`; never leak the browser.
             write_status(run_dir, "stopped", note="stopped by a signal or cancellation")
+            release_runtime(run_id)
             if not ctx.keep_browser_open:
                 await asyncio.shield(registry.close(run_id))
             raise

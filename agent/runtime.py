@@ -1,17 +1,103 @@
-"""What nodes need besides state: the browser session and the planning backend of a run.
+"""What nodes need besides state: the run's browser session and its :class:`Runtime` (planning backend).
 
-Neither lives in graph state (Playwright objects cannot be checkpointed); both are found by run id, and
-re-created on demand, which is what lets a resumed run in a new process carry on.
+Neither lives in graph state (Playwright objects and model clients cannot be checkpointed); both are found by
+run id, built once per run and re-created on demand, which is what lets a resumed run in a new process carry
+on. The browser sessions are kept by :mod:`agent.browser.registry`; the runtimes here.
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from agent.browser import registry
 from agent.context import Context
-from agent.planning.base import Backend
+from agent.planning.base import Backend, PlanRequest, PlanResult, TranslateRequest, TranslateResult
+
+#: Upper bound of one offline (rules) backend call, in seconds.
+RULES_CALL_TIMEOUT_S = 30.0
+
+
+@dataclass(frozen=True)
+class Runtime:
+    """One run's planning services, built once: the backend (model client, prompts) and its call bound."""
+
+    run_id: str
+    context: Context
+    backend: Backend
+    #: Upper bound for one backend call: every attempt, the re-ask and backoff, plus headroom.
+    call_timeout_s: float
+    #: The event loop the backend's HTTP clients belong to (a resumed run may come back on another loop).
+    loop: asyncio.AbstractEventLoop | None = None
+
+    async def plan(self, request: PlanRequest) -> PlanResult:
+        return await self._bounded(self.backend.plan(request), "planner")
+
+    async def translate(self, request: TranslateRequest) -> TranslateResult:
+        return await self._bounded(self.backend.translate(request), "translator")
+
+    async def _bounded(self, call: Awaitable[Any], who: str) -> Any:
+        """One backend call within :attr:`call_timeout_s`; running out is an error result, not an exception."""
+        try:
+            return await asyncio.wait_for(call, timeout=self.call_timeout_s)
+        except TimeoutError:
+            return {
+                "error": f"{who} did not answer within {self.call_timeout_s:.0f}s",
+                "error_kind": "timeout",
+            }
+
+
+_runtimes: dict[str, Runtime] = {}
+
+
+def backend_for(ctx: Context) -> Backend:
+    """The planning backend the settings ask for: rules offline, or an OpenAI-compatible model."""
+    if ctx.uses_model:
+        from agent.planning.llm import OpenAIBackend
+
+        return OpenAIBackend(ctx)
+    from agent.planning.offline import RulesBackend
+
+    return RulesBackend()
+
+
+def call_timeout(ctx: Context) -> float:
+    """Upper bound for one backend call under these settings."""
+    if not ctx.uses_model:
+        return RULES_CALL_TIMEOUT_S
+    from agent.planning.llm import max_call_seconds
+
+    return max_call_seconds(ctx) + 5.0
+
+
+def _build(run_id: str, ctx: Context, loop: asyncio.AbstractEventLoop | None) -> Runtime:
+    return Runtime(
+        run_id=run_id, context=ctx, backend=backend_for(ctx), call_timeout_s=call_timeout(ctx), loop=loop
+    )
+
+
+async def runtime_for(state: dict[str, Any], ctx: Context) -> Runtime:
+    """The run's Runtime, built on first use (off the event loop: building reads prompt files and sets up
+    TLS, which ``langgraph dev`` rejects as blocking calls) and rebuilt only when the settings changed (a
+    resume with overrides) or the run continues on another event loop."""
+    run_id = str(state.get("run_id") or ctx.run_id or "")
+    loop = asyncio.get_running_loop()
+    current = _runtimes.get(run_id) if run_id else None
+    if current is not None and current.loop is loop and current.context == ctx:
+        return current
+    built = await asyncio.to_thread(_build, run_id, ctx, loop)
+    if run_id:
+        _runtimes[run_id] = built
+    return built
+
+
+def release(run_id: str | None) -> None:
+    """Forget a finished run's Runtime (a resumed run builds a new one)."""
+    if run_id:
+        _runtimes.pop(run_id, None)
 
 
 def run_dir_of(state: dict[str, Any], ctx: Context) -> Path:
@@ -33,14 +119,3 @@ async def ensure_session(state: dict[str, Any], ctx: Context):
         await execute_action(session, {"action": "navigate", "element_id": None, "args": {"url": url}})
         session.drain_events()
     return session
-
-
-def backend_for(ctx: Context) -> Backend:
-    """The planning backend the settings ask for: rules offline, or an OpenAI-compatible model."""
-    if ctx.uses_model:
-        from agent.planning.llm import OpenAIBackend
-
-        return OpenAIBackend(ctx)
-    from agent.planning.offline import RulesBackend
-
-    return RulesBackend()

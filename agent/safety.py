@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from agent.browser.urls import check_navigation
+from agent.dom.lookup import element_by_id
 
 _RISKY_WORDS = (
     r"buy|purchase|checkout|check out|place (?:the )?order|order now|pay|payment|submit payment|donate|"
@@ -26,15 +27,6 @@ _RISKY_RE = re.compile(rf"\b(?:{_RISKY_WORDS})\b", re.IGNORECASE)
 _BENIGN_RE = re.compile(
     r"\b(add to (?:cart|basket|bag)|search|sign in|log in|login|next|continue)\b", re.IGNORECASE
 )
-
-
-def _element(observation: dict[str, Any] | None, element_id: int | None) -> dict[str, Any] | None:
-    if observation is None or element_id is None:
-        return None
-    for element in observation.get("elements", []):
-        if element.get("id") == element_id:
-            return element
-    return None
 
 
 def _label(element: dict[str, Any]) -> str:
@@ -72,7 +64,7 @@ def analyze_action(
         )
         if not check.ok:
             return {"risk": "blocked", "reasons": [check.reason]}
-    element = _element(observation, action.get("element_id"))
+    element = element_by_id(observation, action.get("element_id"))
     if element is not None:
         label = _label(element)
         if name == "click" and _RISKY_RE.search(label) and not _BENIGN_RE.search(label):

@@ -6,7 +6,7 @@ must survive any checkpointer (msgpack/JSON). Playwright objects never appear in
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict, get_args
 
 # --------------------------------------------------------------------------------------------------------------
 # Actions
@@ -30,22 +30,9 @@ ActionName = Literal[
     "ask_user",
 ]
 
-BROWSER_ACTIONS: tuple[str, ...] = (
-    "click",
-    "type",
-    "select_option",
-    "scroll",
-    "press_key",
-    "navigate",
-    "search",
-    "go_back",
-    "go_forward",
-    "switch_tab",
-    "screenshot",
-    "wait",
-)
 META_ACTIONS: tuple[str, ...] = ("done", "ask_user")
-ALL_ACTIONS: tuple[str, ...] = BROWSER_ACTIONS + META_ACTIONS
+ALL_ACTIONS: tuple[str, ...] = get_args(ActionName)
+BROWSER_ACTIONS: tuple[str, ...] = tuple(a for a in ALL_ACTIONS if a not in META_ACTIONS)
 
 #: Actions that need an observed element id.
 ELEMENT_ACTIONS: tuple[str, ...] = ("click", "type", "select_option")
@@ -70,15 +57,7 @@ ErrorType = Literal[
     "timeout",
     "unknown",
 ]
-ERROR_TYPES: tuple[str, ...] = (
-    "none",
-    "element_not_found",
-    "ambiguous_step",
-    "tool_limit",
-    "navigation_blocked",
-    "timeout",
-    "unknown",
-)
+ERROR_TYPES: tuple[str, ...] = get_args(ErrorType)
 
 
 class ActionArgs(TypedDict, total=False):
@@ -248,9 +227,6 @@ class Observation(TypedDict, total=False):
 # Records
 # --------------------------------------------------------------------------------------------------------------
 
-TerminalType = Literal["goal_satisfied", "goal_failed", "loop_stuck", "budget_exhausted"]
-TERMINAL_TYPES: tuple[str, ...] = ("goal_satisfied", "goal_failed", "loop_stuck", "budget_exhausted")
-
 
 class TraceRecord(TypedDict, total=False):
     """One line of ``runs/<run_id>/trace.jsonl``: one graph node step."""
@@ -271,3 +247,96 @@ class TraceRecord(TypedDict, total=False):
     terminal_type: str | None
     terminal_reason: str | None
     usage: dict[str, Any]
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Planning requests and results (the Backend contract of agent.planning.base; the llm package reads them too)
+# --------------------------------------------------------------------------------------------------------------
+
+
+class Usage(TypedDict, total=False):
+    """Model usage of one call (all zero for the offline backend)."""
+
+    input_tokens: int
+    output_tokens: int
+    total_tokens: int
+    calls: int
+    cost_usd: float
+
+
+class HistoryItem(TypedDict, total=False):
+    """One executed step as the planner sees it."""
+
+    step: int
+    plan_step: str | None
+    action: str
+    element_id: int | None
+    target: str  # short description of the target element, e.g. 'button "Sign in"'
+    args: dict[str, Any]
+    status: str  # success | failure
+    error_type: str
+    message: str
+    url: str  # URL after the action
+
+
+class Metrics(TypedDict, total=False):
+    tool_calls: int
+    errors: int
+    error_rate: float  # 0..1
+    observations: int
+    elapsed_s: float
+    steps: int
+    planner_calls: int
+
+
+class PlanRequest(TypedDict, total=False):
+    goal: str
+    goal_kind: str  # object | list | action
+    task_mode: str  # find | browse | answer | download
+    stage: str  # orient | context | locate | verify | done
+    observation: Observation
+    history: list[HistoryItem]
+    metrics: Metrics
+    allowed_actions: list[str]
+    avoid_elements: list[int]
+    hints: list[str]  # loop / no-progress / state-change hints for this call
+    completed_steps: list[str]  # plan steps already carried out successfully, oldest first
+    page_type: str
+    listing_detected: bool
+    start_url: str | None
+
+
+class BackendReply(TypedDict, total=False):
+    """What every backend result carries besides its answer: the reasoning, raw output, usage, any error."""
+
+    reasoning: str
+    raw: dict[str, Any]  # the backend's full structured output (seed fields for the LLM planner)
+    usage: Usage
+    error: str  # set when the backend failed (model error, invalid reply after re-ask)
+    error_kind: str  # model_error | invalid_reply | timeout
+    error_retryable: bool  # False when asking again cannot help (401/403/404/400): the run ends at once
+
+
+class PlanResult(BackendReply, total=False):
+    proposed_actions: list[str]  # 1-5 high-level steps, empty when task_complete
+    task_complete: bool
+    final_answer: str
+    success: bool  # False when the planner gives up (task_complete with a failure answer)
+    failure_reason: str  # e.g. insufficient_knowledge when the planner cannot understand the goal
+
+
+class TranslateRequest(TypedDict, total=False):
+    goal: str
+    plan_step: str
+    observation: Observation
+    allowed_actions: list[str]
+    avoid_elements: list[int]
+    stage: str
+    history: list[HistoryItem]
+
+
+class TranslateResult(BackendReply, total=False):
+    action: Action | None  # None when the step cannot be grounded
+    status: str  # success | failure
+    error_type: str  # none | element_not_found | ambiguous_step | tool_limit | navigation_blocked | unknown
+    message: str

@@ -9,6 +9,11 @@ Each route gets the request handler and returns (status, headers, body); the que
 /status?code=N             an HTML page with HTTP status N
 /redirect?to=URL           302 to URL
 /echo                      an HTML page that shows the query string (forms that GET somewhere)
+
+Pages that begin with a ``<!-- shell: title="..." section="..." -->`` line hold only what goes inside
+``<main>`` (and the scripts after it): they are served wrapped in the one shared page shell (:data:`SHELL`;
+``shell_routes`` does the same for another site with its own shell),
+so the browser gets the same complete HTML as before while the head and header are written once.
 """
 
 from __future__ import annotations
@@ -16,13 +21,17 @@ from __future__ import annotations
 import html
 import io
 import json
+import re
 import select
 import socket
 import time
+from collections.abc import Callable
 from http.server import SimpleHTTPRequestHandler
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 Response = tuple[int, dict[str, str], bytes]
+Route = Callable[[SimpleHTTPRequestHandler], Response]
 FEED_SIZE = 100
 
 
@@ -102,6 +111,45 @@ def echo(handler: SimpleHTTPRequestHandler) -> Response:
     return _html("Form received", f"<h1>Form received</h1><ul id='fields'>{pairs}</ul>")
 
 
+SITE_DIR = Path(__file__).parent / "site"
+SHELL = (
+    '<!doctype html>\n<html lang="en">\n<head><meta charset="utf-8"><title>{title} - Test site</title>'
+    '<link rel="stylesheet" href="/style.css"></head>\n<body>\n'
+    '<header class="site"><a href="/index.html">Home</a><strong>{section}</strong></header>\n<main>\n'
+    "{content}</body>\n</html>\n"
+)
+_SHELL_LINE = re.compile(r"^<!-- shell: (.*?) -->\n")
+_SHELL_FIELD = re.compile(r'(\w+)="([^"]*)"')
+
+
+def shell_page(path: Path, shell: str = SHELL) -> str | None:
+    """The complete HTML of a page written for ``shell`` (its first line gives the shell's fields), or None for
+    a page that is complete on its own."""
+    text = path.read_text(encoding="utf-8")
+    match = _SHELL_LINE.match(text)
+    if match is None:
+        return None
+    return shell.format(**dict(_SHELL_FIELD.findall(match.group(1))), content=text[match.end() :])
+
+
+def shell_routes(root: Path, shell: str = SHELL) -> dict[str, Route]:
+    """A route per shell page under ``root`` (at its URL path), serving it whole; other files stay static."""
+
+    def route_for(path: Path) -> Route:
+        def route(_handler: SimpleHTTPRequestHandler) -> Response:
+            return 200, {"Content-Type": "text/html; charset=utf-8"}, (shell_page(path, shell) or "").encode()
+
+        return route
+
+    routes: dict[str, Route] = {}
+    for page in sorted(p for p in root.rglob("*.html") if shell_page(p, shell) is not None):
+        url = "/" + page.relative_to(root).as_posix()
+        routes[url] = route_for(page)
+        if page.name == "index.html":  # the folder's own URL serves its index, as a static server would
+            routes[url.removesuffix("index.html")] = routes[url]
+    return routes
+
+
 ROUTES = {
     "/api/items": items,
     "/download": download,
@@ -109,4 +157,5 @@ ROUTES = {
     "/status": status,
     "/redirect": redirect,
     "/echo": echo,
+    **shell_routes(SITE_DIR),
 }

@@ -16,6 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from agent.browser.urls import normalize_url as normalize_address
 from agent.dom.observe import observe_page
 from agent.dom.options import ObserveOptions
 
@@ -34,7 +35,8 @@ class BadUrlError(ValueError):
 
 
 def normalize_url(raw: str) -> str:
-    """A URL to open: bare hosts get ``https://``, an existing local file becomes ``file://``."""
+    """A URL to open, or :class:`BadUrlError`: an existing local file becomes ``file://``; web addresses are
+    normalized by :func:`agent.browser.urls.normalize_url` (bare hosts get ``https://``, loopback ``http://``)."""
     text = (raw or "").strip()
     if not text:
         raise BadUrlError("empty URL")
@@ -44,13 +46,13 @@ def normalize_url(raw: str) -> str:
             raise BadUrlError(f"unsupported URL scheme {scheme!r} (use http, https, file or about)")
         if scheme in ("http", "https") and not re.match(r"^https?://[^/\s]+", text, re.I):
             raise BadUrlError(f"malformed URL {text!r}")
-        return text
+        return text if scheme in ("file", "about") else normalize_address(text)
     path = Path(text).expanduser()
     if path.exists():
         return path.resolve().as_uri()
     if " " in text or not _HOST_RX.match(text):
         raise BadUrlError(f"not a URL or host name: {text!r}")
-    return "https://" + text
+    return normalize_address(text)  # as an address bar would: https://, or http:// for a loopback host
 
 
 def _summary(observation: dict[str, Any]) -> dict[str, Any]:

@@ -14,16 +14,11 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from agent.dom.text import ERROR_PAGE
 from agent.types import Element
 
 _PRICE_RX = re.compile(
     r"(?:[$€£¥₹₽]\s?\d|\d(?:[\d.,\s]*\d)?\s?(?:€|\$|£|zł|kr|Kč|USD|EUR|GBP|PLN|CHF|JPY)(?![a-z]))", re.I
-)
-_ERROR_RX = re.compile(
-    r"(?:\b(?:not found|page not found|server error|internal error|access denied|forbidden|bad gateway|"
-    r"service unavailable|this site can.t be reached|err_[a-z_]+|something went wrong|page unavailable)\b|"
-    r"^\W*(?:error\W*)?(?:4\d\d|5\d\d)\b|\b(?:4\d\d|5\d\d)\s*(?:error|[-:|–—]))",
-    re.I,
 )
 _BUY_RX = re.compile(
     r"\b(?:add to (?:cart|basket|bag)|buy now|buy|purchase|order now|add to trolley)\b", re.I
@@ -81,7 +76,7 @@ def classify_page(
     if (url or "").startswith("chrome-error:"):
         return "error"
     h1 = " ".join(st.get("h1") or [])
-    if _ERROR_RX.search(title or "") or (_ERROR_RX.search(h1) and len(elements) < 60):
+    if ERROR_PAGE.search(title or "") or (ERROR_PAGE.search(h1) and len(elements) < 60):
         return "error"
 
     query_keys = {k.lower() for k in parse_qs(parts.query)}

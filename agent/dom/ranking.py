@@ -8,35 +8,11 @@ its document neighbours (the price and "Add to cart" of a matching product).
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from collections.abc import Sequence
 
+from agent.dom.text import goal_tokens, tokenize
 from agent.types import Element
-
-STOPWORDS = frozenset(
-    """a an the to of in on for and or with from by at is are was be been me my i you your it its this that these
-    those what which who whom how please then than page site website web find look looking go goto open click
-    tell want would like can could should will about into up out some any all there their get show give let us
-    we our do does did have has had so as if but not no yes via using use also just only one""".split()
-)
-
-_TOKEN_RX = re.compile(r"[^\W_]+", re.UNICODE)
-
-
-def tokenize(text: str) -> list[str]:
-    """Lower-case word tokens (letters/digits of any script)."""
-    return _TOKEN_RX.findall((text or "").lower())
-
-
-def goal_tokens(goal: str) -> list[str]:
-    """Content words of the goal, in order, without duplicates or stop words."""
-    out: list[str] = []
-    for tok in tokenize(goal):
-        if tok in STOPWORDS or (len(tok) < 2 and not tok.isdigit()) or tok in out:
-            continue
-        out.append(tok)
-    return out
 
 
 def element_tokens(element: Element) -> set[str]:

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-from agent.dom.ranking import tokenize
+from agent.dom.text import tokenize
 from agent.types import Element
 
 _TEXT_ROLES = {"label": "label", "legend": "legend", "caption": "caption", "figcaption": "caption"}

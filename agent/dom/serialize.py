@@ -32,15 +32,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from agent.dom.page_facts import candidate_hash, classify_page, dom_hash, mapping_hash
-from agent.dom.ranking import (
-    STOPWORDS,
-    element_tokens,
-    goal_tokens,
-    priority,
-    relevance,
-    spread_relevance,
-    tokenize,
-)
+from agent.dom.ranking import element_tokens, priority, relevance, spread_relevance
 from agent.dom.render import (
     clean_text,
     display_role,
@@ -51,6 +43,8 @@ from agent.dom.render import (
     quote,
     scroll_line,
 )
+from agent.dom.text import GOAL_STOPWORDS as STOPWORDS
+from agent.dom.text import goal_tokens, tokenize
 from agent.types import Element, Observation
 
 __all__ = [

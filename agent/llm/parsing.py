@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Iterator
 from typing import Any
 
 _THINK_RE = re.compile(r"<(think|thinking|reasoning)>.*?</\1>", re.S | re.I)
@@ -20,28 +21,28 @@ class ReplyParseError(ValueError):
     """The reply holds no usable JSON object."""
 
 
-def _strip_trailing_commas(text: str) -> str:
-    """Drop commas that directly precede ``}`` or ``]`` outside strings."""
-    out: list[str] = []
+def _outside_strings(text: str, quote_opens: Callable[[], bool] = lambda: True) -> Iterator[tuple[int, str]]:
+    """(index, character) of every character outside JSON strings, escapes honoured. A quote starts a string
+    only when ``quote_opens()`` says so at that point (brace matching ignores quotes outside any object)."""
     in_string = escaped = False
     for i, ch in enumerate(text):
         if in_string:
-            out.append(ch)
             if escaped:
                 escaped = False
             elif ch == "\\":
                 escaped = True
             elif ch == '"':
                 in_string = False
-            continue
-        if ch == '"':
+        elif ch == '"' and quote_opens():
             in_string = True
-        elif ch == ",":
-            rest = text[i + 1 :].lstrip()
-            if rest[:1] in ("}", "]"):
-                continue
-        out.append(ch)
-    return "".join(out)
+        else:
+            yield i, ch
+
+
+def _strip_trailing_commas(text: str) -> str:
+    """Drop commas that directly precede ``}`` or ``]`` outside strings."""
+    drop = {i for i, ch in _outside_strings(text) if ch == "," and text[i + 1 :].lstrip()[:1] in ("}", "]")}
+    return "".join(ch for i, ch in enumerate(text) if i not in drop)
 
 
 def _balanced_objects(text: str) -> list[str]:
@@ -49,19 +50,8 @@ def _balanced_objects(text: str) -> list[str]:
     spans: list[str] = []
     depth = 0
     start = -1
-    in_string = escaped = False
-    for i, ch in enumerate(text):
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-            continue
-        if ch == '"' and depth > 0:
-            in_string = True
-        elif ch == "{":
+    for i, ch in _outside_strings(text, lambda: depth > 0):  # noqa: B023 - reads the current depth on purpose
+        if ch == "{":
             if depth == 0:
                 start = i
             depth += 1

@@ -15,9 +15,9 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
+from agent.dom.lookup import element_by_id
 from agent.llm.untrusted import neutralize, untrusted_block
-from agent.planning.base import HistoryItem, Metrics, PlanRequest, TranslateRequest
-from agent.types import Observation
+from agent.types import HistoryItem, Metrics, Observation, PlanRequest, TranslateRequest
 
 HIGH_ERROR_RATE_WARNING = (
     "⚠️ HIGH ERROR RATE - Current approach may be failing. Learn from the past execution history and adapt "
@@ -66,13 +66,13 @@ def _bounded(text: str, limit: int) -> str:
 
 def element_label(observation: Observation | None, element_id: int) -> str:
     """``[12] button "Sign in"`` for an id in the observation, or ``[12]`` alone."""
-    for element in (observation or {}).get("elements", []) or []:
-        if element.get("id") == element_id:
-            kind = element.get("role") or element.get("tag") or "element"
-            name = element.get("name") or element.get("text") or element.get("placeholder") or ""
-            name = neutralize(" ".join(str(name).split()))[:80]
-            return f'[{element_id}] {kind} "{name}"' if name else f"[{element_id}] {kind}"
-    return f"[{element_id}]"
+    element = element_by_id(observation, element_id)  # type: ignore[arg-type]
+    if element is None:
+        return f"[{element_id}]"
+    kind = element.get("role") or element.get("tag") or "element"
+    name = element.get("name") or element.get("text") or element.get("placeholder") or ""
+    name = neutralize(" ".join(str(name).split()))[:80]
+    return f'[{element_id}] {kind} "{name}"' if name else f"[{element_id}] {kind}"
 
 
 def _compact_args(args: dict[str, Any] | None) -> str:

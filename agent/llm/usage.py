@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from agent.planning.base import Usage
+from agent.types import Usage
 
 _COUNT_KEYS = ("input_tokens", "output_tokens", "total_tokens", "calls")
 

@@ -12,8 +12,19 @@ from typing import Any
 from langgraph.types import interrupt
 
 from agent.context import Context
-from agent.nodes.base import graph_node, history_item
+from agent.nodes.base import graph_node, history_item, terminal, with_hint
 from agent.state import AgentState
+from agent.terminals import USER_INPUT_REQUIRED
+
+
+def _unanswered(question: str, note: str) -> dict[str, Any]:
+    return terminal(
+        USER_INPUT_REQUIRED,
+        f"needs user input: {question}",
+        final_answer=None,
+        proposed_action=None,
+        _note=note,
+    )
 
 
 @graph_node("ask_user")
@@ -23,25 +34,11 @@ async def ask_user(state: AgentState, ctx: Context) -> dict[str, Any]:
         (action.get("args") or {}).get("question") or "The agent needs more information to continue."
     )
     if not ctx.interactive:
-        return {
-            "terminal_type": "goal_failed",
-            "terminal_reason": "user_input_required",
-            "stop_reason": f"needs user input: {question}",
-            "final_answer": None,
-            "proposed_action": None,
-            "_note": "interactive prompts are off",
-        }
+        return _unanswered(question, "interactive prompts are off")
     answer = interrupt({"type": "ask_user", "question": question, "url": state.get("url", "")})
     if isinstance(answer, dict) and answer.get("stop"):
         # the question was left unanswered on purpose (e.g. resumed with no one at a terminal)
-        return {
-            "terminal_type": "goal_failed",
-            "terminal_reason": "user_input_required",
-            "stop_reason": f"needs user input: {question}",
-            "final_answer": None,
-            "proposed_action": None,
-            "_note": str(answer.get("reason") or "the question was not answered")[:200],
-        }
+        return _unanswered(question, str(answer.get("reason") or "the question was not answered")[:200])
     text = str(answer if not isinstance(answer, dict) else answer.get("answer", "")).strip()
     item = history_item(
         state,
@@ -54,8 +51,6 @@ async def ask_user(state: AgentState, ctx: Context) -> dict[str, Any]:
         "plan": [],
         "current_step": None,
         "proposed_action": None,
-        "hints": [*(state.get("hints") or []), f"The user answered {question!r}: {text or '(no answer)'}"][
-            -6:
-        ],
+        "hints": with_hint(state, f"The user answered {question!r}: {text or '(no answer)'}"),
         "_note": f"asked: {question}",
     }

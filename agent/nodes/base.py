@@ -1,4 +1,5 @@
-"""What every node shares: timing, crash capture, the trace record, and the live progress event.
+"""What every node shares: timing, crash capture, the trace record, the live progress event, and the small
+update builders (a terminal, a failed step, a hint, usage) so each is written once.
 
 A node body is ``async def body(state, ctx) -> dict``. The wrapper gives it the run's Context, turns an
 unexpected exception into a recorded ``goal_failed/node_error`` terminal (so every run still ends cleanly),
@@ -15,12 +16,17 @@ from pathlib import Path
 from typing import Any
 
 from langgraph.errors import GraphBubbleUp
-from langgraph.runtime import Runtime
+from langgraph.runtime import Runtime as GraphRuntime
 
 from agent.config import context_from_any
 from agent.context import Context
-from agent.records import recorder_for
+from agent.dom.lookup import describe_element
+from agent.dom.options import ObserveOptions
+from agent.llm.usage import add_usage
+from agent.records import elapsed_seconds, recorder_for
 from agent.state import AgentState
+from agent.terminals import NODE_ERROR, terminal_for
+from agent.types import ALL_ACTIONS, ELEMENT_ACTIONS, REQUIRED_ARGS
 
 NodeBody = Callable[[AgentState, Context], Awaitable[dict[str, Any]]]
 
@@ -28,16 +34,117 @@ NodeBody = Callable[[AgentState, Context], Awaitable[dict[str, Any]]]
 TRACE_ONLY = ("_note", "_screenshot", "_action", "_result", "_plan_step")
 
 
-def describe_element(observation: dict[str, Any] | None, element_id: int | None) -> str:
-    """Short description of an observed element, e.g. 'button "Sign in"' (for records and prompts)."""
-    if element_id is None or not observation:
-        return ""
-    for element in observation.get("elements", []):
-        if element.get("id") == element_id:
-            label = element.get("name") or element.get("text") or element.get("placeholder") or ""
-            kind = element.get("role") or element.get("tag") or "element"
-            return f'{kind} "{label[:60]}"' if label else kind
-    return f"element {element_id}"
+#: Hints the planner sees at most (the newest).
+MAX_HINTS = 6
+
+
+def terminal(reason: str, stop_reason: str | None = None, **extra: Any) -> dict[str, Any]:
+    """The update that ends the run with ``reason`` (its terminal type follows from the reason)."""
+    update: dict[str, Any] = {"terminal_type": terminal_for(reason), "terminal_reason": reason}
+    if stop_reason is not None:
+        update["stop_reason"] = stop_reason
+    return {**update, **extra}
+
+
+def with_hint(state: dict[str, Any], hint: str) -> list[str]:
+    """The planner hints with ``hint`` added (only the newest :data:`MAX_HINTS` are kept)."""
+    return [*(state.get("hints") or []), hint][-MAX_HINTS:]
+
+
+def failed_result(
+    action: dict[str, Any], error_type: str, message: str, *, execution_time_ms: int = 0
+) -> dict[str, Any]:
+    """An ActionResult for a step that failed before (or instead of) reaching the page."""
+    return {
+        "action": action.get("action"),
+        "args": action.get("args") or {},
+        "element_id": action.get("element_id"),
+        "status": "failure",
+        "error_type": error_type,
+        "message": message,
+        "execution_time_ms": execution_time_ms,
+        "events": [],
+    }
+
+
+def failed_step(
+    state: dict[str, Any],
+    action: dict[str, Any],
+    *,
+    error_type: str,
+    message: str,
+    hint: str,
+    **history_extra: Any,
+) -> dict[str, Any]:
+    """A step that failed without acting (refused, not grounded): recorded, counted, explained to the
+    planner, and the queued plan dropped so the planner is asked again."""
+    item = history_item(
+        state, action, status="failure", error_type=error_type, message=message, **history_extra
+    )
+    return {
+        "history": [item],
+        "errors": int(state.get("errors", 0)) + 1,
+        "plan": [],
+        "last_result": failed_result(action, error_type, message),
+        "hints": with_hint(state, hint),
+    }
+
+
+def backend_error(source: str, result: dict[str, Any]) -> dict[str, Any]:
+    """A failed backend call (model error, invalid reply, timeout) handed to ``error_retry``."""
+    return {
+        "pending_error": {
+            "source": source,
+            "kind": result.get("error_kind") or "model_error",
+            "message": result["error"],
+            "retryable": result.get("error_retryable", True),
+        },
+        "_note": f"{source} error: {result['error']}",
+    }
+
+
+def usage_update(state: dict[str, Any], node: str, usage: dict[str, Any] | None) -> dict[str, Any]:
+    """Add one backend call's model usage to the run's totals and to ``node``'s share."""
+    if not usage:
+        return {}
+    by_node = dict(state.get("usage_by_node") or {})
+    by_node[node] = dict(add_usage(by_node.get(node), usage))
+    return {"usage": dict(add_usage(state.get("usage"), usage)), "usage_by_node": by_node}
+
+
+def observe_options(ctx: Context) -> ObserveOptions:
+    """The observation settings of this run."""
+    return ObserveOptions(
+        max_elements=ctx.max_elements,
+        max_chars=ctx.max_chars,
+        screenshot_mode=ctx.screenshot_mode,
+        draw_badges=ctx.draw_badges,
+    )
+
+
+def validate_action(action: Any, observation: dict[str, Any], allowed: list[str]) -> str | None:
+    """Why ``action`` cannot run here, or None. Checked in code whatever the backend (or a person) said."""
+    if not isinstance(action, dict):
+        return "the action is not an object"
+    name = action.get("action")
+    if name not in ALL_ACTIONS:
+        return f"unknown action {name!r}"
+    if name not in allowed:
+        return f"action {name!r} is not allowed at this stage"
+    args = action.get("args")
+    if args is not None and not isinstance(args, dict):
+        return "the action's args must be an object"
+    args = args or {}
+    element_id = action.get("element_id")
+    if name in ELEMENT_ACTIONS:
+        if not isinstance(element_id, int) or isinstance(element_id, bool):
+            return f"{name} needs the id of an observed element"
+        if element_id not in {e.get("id") for e in observation.get("elements", [])}:
+            return f"element {element_id} is not in the current observation"
+    key = REQUIRED_ARGS.get(name)
+    if key and not str(args.get(key, "")).strip() and not (name == "type" and args.get(key) == ""):
+        return f"{name} needs args.{key}"
+    return None
 
 
 def history_item(
@@ -85,7 +192,7 @@ def graph_node(name: str) -> Callable[[NodeBody], Callable[..., Awaitable[dict[s
     """Wrap a node body with context, crash capture, tracing and streaming."""
 
     def decorate(body: NodeBody) -> Callable[..., Awaitable[dict[str, Any]]]:
-        async def node(state: AgentState, runtime: Runtime[Context]) -> dict[str, Any]:
+        async def node(state: AgentState, runtime: GraphRuntime[Context]) -> dict[str, Any]:
             started = time.perf_counter()
             try:
                 ctx = context_from_any(runtime.context)
@@ -112,14 +219,10 @@ def graph_node(name: str) -> Callable[[NodeBody], Callable[..., Awaitable[dict[s
     return decorate
 
 
-def _crash_update(name: str, exc: BaseException, kind: str = "node_error") -> dict[str, Any]:
+def _crash_update(name: str, exc: BaseException, kind: str = NODE_ERROR) -> dict[str, Any]:
     summary = f"{name} failed: {type(exc).__name__}: {exc}"
-    return {
-        "terminal_type": "goal_failed",
-        "terminal_reason": "node_error",
-        "stop_reason": summary[:500],
-        "_note": "".join(traceback.format_exception(exc))[-4000:] if kind == "node_error" else summary,
-    }
+    note = "".join(traceback.format_exception(exc))[-4000:] if kind == NODE_ERROR else summary
+    return terminal(NODE_ERROR, summary[:500], _note=note)
 
 
 async def _record(
@@ -166,7 +269,7 @@ async def _record(
             "terminal_type": record["terminal_type"],
             "terminal_reason": record["terminal_reason"],
             "note": record["note"] if name != "observe" else "",
-            "elapsed_s": _elapsed(merged),
+            "elapsed_s": elapsed_seconds(merged),
             "usage": merged.get("usage") or {},
         }
     )
@@ -184,15 +287,3 @@ def step_of(name: str, state: dict[str, Any]) -> int:
     """The step a node's record belongs to, so a report groups observe..progress of one action together."""
     steps = int(state.get("steps", 0))
     return steps if name in _AFTER_ACTION or state.get("terminal_type") else steps + 1
-
-
-def _elapsed(state: dict[str, Any]) -> float:
-    started = state.get("started_at")
-    if not started:
-        return 0.0
-    return round(float(state.get("elapsed_before", 0.0)) + time.time() - float(started), 2)
-
-
-def elapsed_seconds(state: dict[str, Any]) -> float:
-    """Wall-clock seconds the run has used (across resumptions)."""
-    return _elapsed(state)

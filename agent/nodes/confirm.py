@@ -12,8 +12,11 @@ from typing import Any
 from langgraph.types import interrupt
 
 from agent.context import Context
-from agent.nodes.base import describe_element, graph_node, history_item
+from agent.dom.lookup import describe_element
+from agent.nodes.base import graph_node, history_item, terminal, validate_action
+from agent.stages import allowed_actions
 from agent.state import AgentState
+from agent.terminals import USER_DECLINED
 
 
 def parse_decision(answer: Any) -> tuple[str, dict[str, Any] | None]:
@@ -77,9 +80,6 @@ async def confirm(state: AgentState, ctx: Context) -> dict[str, Any]:
             "args": dict(edited.get("args") or action.get("args") or {}),
             "reasoning": "edited by the user",
         }
-        from agent.nodes.translate import validate_action
-        from agent.stages import allowed_actions
-
         problem = validate_action(merged, state.get("observation") or {}, allowed_actions(state.get("stage")))
         if problem is None:
             return {
@@ -90,11 +90,10 @@ async def confirm(state: AgentState, ctx: Context) -> dict[str, Any]:
             }
         decision, why = "denied", f"(the edited action is invalid: {problem})"
     item = history_item(state, action, status="denied", message=f"risky action denied {why}")
-    return {
-        "confirmation": "denied",
-        "history": [item],
-        "terminal_type": "goal_failed",
-        "terminal_reason": "user_declined",
-        "stop_reason": f"{action.get('action')} {item['target']} was denied {why}",
-        "_note": f"denied {why}",
-    }
+    return terminal(
+        USER_DECLINED,
+        f"{action.get('action')} {item['target']} was denied {why}",
+        confirmation="denied",
+        history=[item],
+        _note=f"denied {why}",
+    )

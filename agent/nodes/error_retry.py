@@ -12,14 +12,16 @@ from __future__ import annotations
 from typing import Any
 
 from agent.context import Context
-from agent.nodes.base import graph_node
+from agent.nodes.base import graph_node, terminal, with_hint
 from agent.state import AgentState
+from agent.terminals import INVALID_ACTION, MODEL_ERROR
 
+#: error kind (agent.llm.errors and the nodes) -> terminal reason when the retry is spent
 _REASON_BY_KIND = {
-    "model_error": "model_error",
-    "invalid_reply": "model_error",
-    "timeout": "model_error",
-    "invalid_action": "invalid_action",
+    "model_error": MODEL_ERROR,
+    "invalid_reply": MODEL_ERROR,
+    "timeout": MODEL_ERROR,
+    "invalid_action": INVALID_ACTION,
 }
 
 
@@ -33,14 +35,13 @@ async def error_retry(state: AgentState, ctx: Context) -> dict[str, Any]:
     errors = int(state.get("errors", 0)) + 1
     refused = error.get("retryable") is False  # e.g. a 401: asking again cannot help
     if state.get("retry_used") or refused:
-        return {
-            "pending_error": None,
-            "errors": errors,
-            "terminal_type": "goal_failed",
-            "terminal_reason": _REASON_BY_KIND.get(error.get("kind"), "model_error"),
-            "stop_reason": f"{error.get('source')} failed{'' if refused else ' twice'}: {error.get('message')}",
-            "_note": "not retryable" if refused else "retry already used",
-        }
+        return terminal(
+            _REASON_BY_KIND.get(error.get("kind"), MODEL_ERROR),
+            f"{error.get('source')} failed{'' if refused else ' twice'}: {error.get('message')}",
+            pending_error=None,
+            errors=errors,
+            _note="not retryable" if refused else "retry already used",
+        )
     hint = f"The previous {error.get('source')} attempt failed ({error.get('kind')}): {error.get('message')}"
     return {
         "pending_error": None,
@@ -49,6 +50,6 @@ async def error_retry(state: AgentState, ctx: Context) -> dict[str, Any]:
         "plan": [],
         "current_step": None,
         "proposed_action": None,
-        "hints": [*(state.get("hints") or []), hint][-6:],
+        "hints": with_hint(state, hint),
         "_note": f"retrying once after {error.get('kind')}",
     }

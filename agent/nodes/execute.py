@@ -20,7 +20,8 @@ from typing import Any
 
 from agent.browser.actions import execute_action
 from agent.context import Context
-from agent.nodes.base import describe_element, graph_node, history_item
+from agent.dom.lookup import describe_element
+from agent.nodes.base import failed_result, graph_node, history_item, with_hint
 from agent.records import read_inflight, recorder_for, write_inflight
 from agent.runtime import ensure_session
 from agent.state import AgentState
@@ -64,17 +65,12 @@ def _plain(action: dict[str, Any]) -> dict[str, Any]:
 
 
 def unknown_outcome(action: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "action": action.get("action"),
-        "args": action.get("args") or {},
-        "element_id": action.get("element_id"),
-        "status": "failure",
-        "error_type": "unknown",
-        "execution_time_ms": 0,
-        "events": [],
-        "message": "the run stopped while this approved action was running; its outcome is unknown, so it "
+    return failed_result(
+        action,
+        "unknown",
+        "the run stopped while this approved action was running; its outcome is unknown, so it "
         "was not repeated (look at the page before trying again)",
-    }
+    )
 
 
 def refused_navigation(result: dict[str, Any], blocked: list[dict[str, str]]) -> dict[str, Any]:
@@ -137,16 +133,12 @@ async def execute(state: AgentState, ctx: Context) -> dict[str, Any]:
             )
             result = refused_navigation(result, session.blocked_since(mark))
         except TimeoutError:
-            result = {
-                "action": action.get("action"),
-                "args": action.get("args") or {},
-                "element_id": action.get("element_id"),
-                "status": "failure",
-                "error_type": "timeout",
-                "message": f"action did not finish within {action_budget(ctx):.0f}s",
-                "execution_time_ms": int(action_budget(ctx) * 1000),
-                "events": [],
-            }
+            result = failed_result(
+                action,
+                "timeout",
+                f"action did not finish within {action_budget(ctx):.0f}s",
+                execution_time_ms=int(action_budget(ctx) * 1000),
+            )
         note = ""
     events = result.get("events") or []
     url_after = result.get("url_after") or state.get("url", "")
@@ -187,10 +179,9 @@ async def execute(state: AgentState, ctx: Context) -> dict[str, Any]:
             attempts[key] = attempts.get(key, 0) + 1
             if attempts[key] >= AVOID_AFTER_FAILURES and element_id not in avoid:
                 avoid.append(element_id)
-        update["hints"] = [
-            *(state.get("hints") or []),
-            f"Step failed: {action.get('action')} {target}: {result.get('message', '')}",
-        ][-6:]
+        update["hints"] = with_hint(
+            state, f"Step failed: {action.get('action')} {target}: {result.get('message', '')}"
+        )
     else:
         update["retry_used"] = False
     update["element_attempts"] = attempts

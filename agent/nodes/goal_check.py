@@ -11,9 +11,28 @@ from typing import Any
 
 from agent.context import Context
 from agent.evidence import answer_grounded, echoes_goal, goal_hits, observation_text, page_error
-from agent.nodes.base import elapsed_seconds, graph_node
+from agent.nodes.base import graph_node
+from agent.records import elapsed_seconds
 from agent.stages import promote, stage_index
 from agent.state import AgentState
+from agent.terminals import (
+    ACTION_REJECTED,
+    ACTION_VERIFIED,
+    ANSWER_FOUND,
+    ANSWER_NOT_FOUND,
+    ANSWER_NOT_GROUNDED,
+    BUDGET_EXHAUSTED,
+    GOAL_FAILED,
+    GOAL_SATISFIED,
+    INSUFFICIENT_KNOWLEDGE,
+    MAX_COST,
+    MAX_FAILURES,
+    MAX_PLANNER_CALLS,
+    MAX_SECONDS,
+    MAX_STEPS,
+    MAX_TOKENS,
+    STAGE_NOT_ADVANCED,
+)
 
 
 def failures_message(state: AgentState) -> str:
@@ -29,19 +48,19 @@ def budget_terminal(state: AgentState, ctx: Context) -> tuple[str, str] | None:
     checks = [
         (
             elapsed_seconds(state) >= ctx.max_seconds,
-            "max_seconds",
+            MAX_SECONDS,
             f"time budget of {ctx.max_seconds:g}s used",
         ),
-        (int(state.get("steps", 0)) >= ctx.max_steps, "max_steps", f"step budget of {ctx.max_steps} used"),
-        (int(state.get("errors", 0)) >= ctx.max_failures, "max_failures", failures_message(state)),
+        (int(state.get("steps", 0)) >= ctx.max_steps, MAX_STEPS, f"step budget of {ctx.max_steps} used"),
+        (int(state.get("errors", 0)) >= ctx.max_failures, MAX_FAILURES, failures_message(state)),
         (
             ctx.max_tokens > 0 and int(usage.get("total_tokens", 0)) >= ctx.max_tokens,
-            "max_tokens",
+            MAX_TOKENS,
             f"token budget of {ctx.max_tokens} used",
         ),
         (
             ctx.max_cost_usd > 0 and float(usage.get("cost_usd", 0.0)) >= ctx.max_cost_usd,
-            "max_cost",
+            MAX_COST,
             f"cost budget of ${ctx.max_cost_usd:g} used",
         ),
     ]
@@ -51,17 +70,22 @@ def budget_terminal(state: AgentState, ctx: Context) -> tuple[str, str] | None:
     return None
 
 
+def planner_budget_spent(state: AgentState, ctx: Context) -> bool:
+    """The router would call the planner next (no step queued) and its call budget is used up."""
+    return not state.get("plan") and int(state.get("planner_calls", 0)) >= ctx.max_planner_calls
+
+
 def judge_claim(state: AgentState, claim: dict[str, Any]) -> dict[str, Any]:
     """Turn a completion claim (from the planner or a ``done`` action) into a terminal, on evidence."""
     answer = (claim.get("answer") or "").strip()
     history = state.get("history") or []
     successes = [h for h in history if h.get("status") == "success"]
     if not claim.get("success", True):
-        reason = claim.get("failure_reason") or "answer_not_found"
-        if reason not in ("insufficient_knowledge", "answer_not_found", "stage_not_advanced"):
-            reason = "insufficient_knowledge"
+        reason = claim.get("failure_reason") or ANSWER_NOT_FOUND
+        if reason not in (INSUFFICIENT_KNOWLEDGE, ANSWER_NOT_FOUND, STAGE_NOT_ADVANCED):
+            reason = INSUFFICIENT_KNOWLEDGE
         return {
-            "terminal_type": "goal_failed",
+            "terminal_type": GOAL_FAILED,
             "terminal_reason": reason,
             "final_answer": answer or None,
             "stop_reason": answer or reason,
@@ -74,49 +98,49 @@ def judge_claim(state: AgentState, claim: dict[str, Any]) -> dict[str, Any]:
     if mode == "answer":
         if grounded:
             return {
-                "terminal_type": "goal_satisfied",
-                "terminal_reason": "answer_found",
+                "terminal_type": GOAL_SATISFIED,
+                "terminal_reason": ANSWER_FOUND,
                 "final_answer": answer,
             }
         if not answer:
             return {
-                "terminal_type": "goal_failed",
-                "terminal_reason": "answer_not_found",
+                "terminal_type": GOAL_FAILED,
+                "terminal_reason": ANSWER_NOT_FOUND,
                 "stop_reason": "completion claimed with an empty answer",
             }
         return {
-            "terminal_type": "goal_failed",
-            "terminal_reason": "answer_not_grounded",
+            "terminal_type": GOAL_FAILED,
+            "terminal_reason": ANSWER_NOT_GROUNDED,
             "final_answer": answer,
             "stop_reason": "the answer does not match anything observed on the pages",
         }
     if mode == "find" and grounded:
-        return {"terminal_type": "goal_satisfied", "terminal_reason": "answer_found", "final_answer": answer}
+        return {"terminal_type": GOAL_SATISFIED, "terminal_reason": ANSWER_FOUND, "final_answer": answer}
     if not successes:
         return {
-            "terminal_type": "goal_failed",
-            "terminal_reason": "stage_not_advanced",
+            "terminal_type": GOAL_FAILED,
+            "terminal_reason": STAGE_NOT_ADVANCED,
             "final_answer": answer or None,
             "stop_reason": "completion claimed but no action succeeded",
         }
     if history and history[-1].get("status") != "success":
         return {
-            "terminal_type": "goal_failed",
-            "terminal_reason": "stage_not_advanced",
+            "terminal_type": GOAL_FAILED,
+            "terminal_reason": STAGE_NOT_ADVANCED,
             "final_answer": answer or None,
             "stop_reason": f"completion claimed right after a failed step: {history[-1].get('message', '')}",
         }
     error = page_error(state.get("observation"))
     if error:
         return {
-            "terminal_type": "goal_failed",
-            "terminal_reason": "action_rejected",
+            "terminal_type": GOAL_FAILED,
+            "terminal_reason": ACTION_REJECTED,
             "final_answer": answer or None,
             "stop_reason": f"the page reports an error after the last step: {error}",
         }
     return {
-        "terminal_type": "goal_satisfied",
-        "terminal_reason": "action_verified",
+        "terminal_type": GOAL_SATISFIED,
+        "terminal_reason": ACTION_VERIFIED,
         "final_answer": answer or "Done.",
     }
 
@@ -176,14 +200,14 @@ async def goal_check(state: AgentState, ctx: Context) -> dict[str, Any]:
     if claim:
         verdict = judge_claim(state, claim)
         update = {"completion_claim": None, **verdict}
-        if verdict["terminal_type"] == "goal_satisfied":
+        if verdict["terminal_type"] == GOAL_SATISFIED:
             update["stage"] = promote(state.get("stage"), "verify")
         update["_note"] = f"claim judged: {verdict['terminal_type']}/{verdict['terminal_reason']}"
         return update
     budget = budget_terminal(state, ctx)
     if budget:
         reason, message = budget
-        return {"terminal_type": "budget_exhausted", "terminal_reason": reason, "stop_reason": message}
+        return {"terminal_type": BUDGET_EXHAUSTED, "terminal_reason": reason, "stop_reason": message}
     stage = promoted_stage(state)
     update: dict[str, Any] = (
         {"stage": stage, "_note": f"stage {stage}"} if stage != state.get("stage") else {}
@@ -193,5 +217,12 @@ async def goal_check(state: AgentState, ctx: Context) -> dict[str, Any]:
         verdict = judge_claim(state, {"answer": "", "success": True, "source": "auto_done"})
         update.update(
             verdict, stage=promote(stage, "verify"), _note=f"auto_done: {verdict['terminal_reason']}"
+        )
+    if not update.get("terminal_type") and planner_budget_spent(state, ctx):
+        # The planner is next (nothing queued) but may not run again: end here instead of entering it.
+        update.update(
+            terminal_type=BUDGET_EXHAUSTED,
+            terminal_reason=MAX_PLANNER_CALLS,
+            stop_reason=f"planner call budget of {ctx.max_planner_calls} used",
         )
     return update

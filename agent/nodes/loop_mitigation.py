@@ -12,15 +12,15 @@ from typing import Any
 from agent.browser.actions import execute_action
 from agent.context import Context
 from agent.dom.observe import observe as observe_session
-from agent.nodes.base import graph_node
-from agent.nodes.observe import observe_options
+from agent.nodes.base import graph_node, observe_options, terminal, with_hint
 from agent.runtime import ensure_session
 from agent.state import AgentState
+from agent.terminals import REPEATED_ACTION, WORLD_FROZEN
 
 _REASON_BY_TRIGGER = {
-    "repeat": "repeated_action",
-    "stagnation": "world_frozen",
-    "world_frozen": "world_frozen",
+    "repeat": REPEATED_ACTION,
+    "stagnation": WORLD_FROZEN,
+    "world_frozen": WORLD_FROZEN,
 }
 
 
@@ -31,11 +31,10 @@ async def loop_mitigation(state: AgentState, ctx: Context) -> dict[str, Any]:
         return {}
     used = int(state.get("auto_scrolls_used", 0))
     if used >= ctx.max_auto_scrolls:
-        return {
-            "terminal_type": "loop_stuck",
-            "terminal_reason": _REASON_BY_TRIGGER.get(trigger, "world_frozen"),
-            "stop_reason": f"loop detected ({trigger}) and mitigation budget spent ({used} of {ctx.max_auto_scrolls})",
-        }
+        return terminal(
+            _REASON_BY_TRIGGER.get(trigger, WORLD_FROZEN),
+            f"loop detected ({trigger}) and mitigation budget spent ({used} of {ctx.max_auto_scrolls})",
+        )
     avoid = list(state.get("avoid_elements") or [])
     last_action = state.get("proposed_action") or {}
     if last_action.get("element_id") is not None and last_action["element_id"] not in avoid:
@@ -80,5 +79,5 @@ async def loop_mitigation(state: AgentState, ctx: Context) -> dict[str, Any]:
         hint += " The page was scrolled one screen further down to show more of it."
     else:
         update["_note"] = f"conservative pass {used + 1}/{ctx.max_auto_scrolls} after {trigger}"
-    update["hints"] = [*(state.get("hints") or []), hint][-6:]
+    update["hints"] = with_hint(state, hint)
     return update

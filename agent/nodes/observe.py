@@ -11,22 +11,12 @@ from typing import Any
 
 from agent.context import Context
 from agent.dom.observe import observe as observe_session
-from agent.dom.options import ObserveOptions
-from agent.nodes.base import graph_node
+from agent.nodes.base import graph_node, observe_options
 from agent.runtime import ensure_session
 from agent.state import AgentState
 
 #: Actions whose effect is in field values or scroll position, not in the page structure.
 VALUE_ACTIONS = ("type", "select_option", "scroll", "screenshot", "wait", "switch_tab")
-
-
-def observe_options(ctx: Context) -> ObserveOptions:
-    return ObserveOptions(
-        max_elements=ctx.max_elements,
-        max_chars=ctx.max_chars,
-        screenshot_mode=ctx.screenshot_mode,
-        draw_badges=ctx.draw_badges,
-    )
 
 
 def wants_screenshot(state: AgentState, ctx: Context) -> bool:

@@ -6,27 +6,18 @@ error or invalid reply goes to ``error_retry``; a completion claim goes to ``goa
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
-from agent import runtime
 from agent.context import Context
-from agent.llm.usage import add_usage
-from agent.nodes.base import elapsed_seconds, graph_node
-from agent.planning.base import PlanRequest
+from agent.nodes.base import backend_error, graph_node, terminal, usage_update
+from agent.records import elapsed_seconds
+from agent.runtime import runtime_for
 from agent.stages import allowed_actions
 from agent.state import AgentState
+from agent.terminals import MAX_PLANNER_CALLS
+from agent.types import PlanRequest
 
 MAX_PROPOSED = 5
-
-
-def plan_timeout(ctx: Context) -> float:
-    """Upper bound for one backend call: every attempt, the re-ask and backoff, plus headroom."""
-    if not ctx.uses_model:
-        return 30.0
-    from agent.planning.llm import max_call_seconds
-
-    return max_call_seconds(ctx) + 5.0
 
 
 def build_plan_request(state: AgentState, ctx: Context) -> PlanRequest:
@@ -59,42 +50,21 @@ def build_plan_request(state: AgentState, ctx: Context) -> PlanRequest:
     }
 
 
-def usage_update(state: AgentState, node: str, usage: dict[str, Any] | None) -> dict[str, Any]:
-    if not usage:
-        return {}
-    by_node = dict(state.get("usage_by_node") or {})
-    by_node[node] = dict(add_usage(by_node.get(node), usage))
-    return {"usage": dict(add_usage(state.get("usage"), usage)), "usage_by_node": by_node}
-
-
 @graph_node("planner")
 async def planner(state: AgentState, ctx: Context) -> dict[str, Any]:
     calls = int(state.get("planner_calls", 0))
     if calls >= ctx.max_planner_calls:
-        return {
-            "terminal_type": "budget_exhausted",
-            "terminal_reason": "max_planner_calls",
-            "stop_reason": f"planner call budget of {ctx.max_planner_calls} used",
-        }
+        # goal_check ends a run before routing here with the budget spent; this guards direct callers.
+        return terminal(MAX_PLANNER_CALLS, f"planner call budget of {ctx.max_planner_calls} used")
     request = build_plan_request(state, ctx)
-    backend = runtime.backend_for(ctx)
-    try:
-        result = await asyncio.wait_for(backend.plan(request), timeout=plan_timeout(ctx))
-    except TimeoutError:
-        result = {"error": f"planner did not answer within {plan_timeout(ctx):.0f}s", "error_kind": "timeout"}
+    result = await (await runtime_for(state, ctx)).plan(request)
     update: dict[str, Any] = {
         "planner_calls": calls + 1,
         **usage_update(state, "planner", result.get("usage")),
     }
     update["planner_output"] = dict(result.get("raw") or {k: v for k, v in result.items() if k != "usage"})
     if result.get("error"):
-        update["pending_error"] = {
-            "source": "planner",
-            "kind": result.get("error_kind") or "model_error",
-            "message": result["error"],
-            "retryable": result.get("error_retryable", True),
-        }
-        update["_note"] = f"planner error: {result['error']}"
+        update.update(backend_error("planner", result))
         return update
     if result.get("task_complete"):
         update["completion_claim"] = {

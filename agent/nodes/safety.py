@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from agent.context import Context
-from agent.nodes.base import graph_node, history_item
+from agent.nodes.base import failed_step, graph_node
 from agent.safety import analyze_action
 from agent.state import AgentState
 
@@ -33,24 +33,13 @@ async def safety(state: AgentState, ctx: Context) -> dict[str, Any]:
     if verdict["risk"] == "blocked":
         message = "; ".join(verdict["reasons"])
         update.update(
-            history=[
-                history_item(
-                    state, action, status="failure", error_type="navigation_blocked", message=message
-                )
-            ],
-            errors=int(state.get("errors", 0)) + 1,
-            plan=[],
-            last_result={
-                "action": action.get("action"),
-                "args": action.get("args") or {},
-                "element_id": action.get("element_id"),
-                "status": "failure",
-                "error_type": "navigation_blocked",
-                "message": message,
-                "execution_time_ms": 0,
-                "events": [],
-            },
-            hints=[*(state.get("hints") or []), f"Blocked by policy: {message}"][-6:],
+            failed_step(
+                state,
+                action,
+                error_type="navigation_blocked",
+                message=message,
+                hint=f"Blocked by policy: {message}",
+            )
         )
     update["_note"] = f"risk {verdict['risk']}" + (
         f": {'; '.join(verdict['reasons'])}" if verdict["reasons"] else ""

@@ -12,10 +12,11 @@ from typing import Any
 from agent.browser.launch import BrowserNotFoundError
 from agent.context import Context
 from agent.goals import goal_kind, task_mode, validate_goal
-from agent.nodes.base import graph_node
+from agent.nodes.base import graph_node, terminal
 from agent.records import new_run_id, valid_run_id
 from agent.runtime import ensure_session
 from agent.state import HISTORY_RESET, AgentState
+from agent.terminals import BROWSER_ERROR, INVALID_GOAL, NAVIGATION_BLOCKED
 
 
 def _thread_id() -> str | None:
@@ -124,10 +125,8 @@ async def start(state: AgentState, ctx: Context) -> dict[str, Any]:
     await asyncio.to_thread(_write_run_meta, run_dir, meta)
     if problem:
         update.update(
+            terminal(INVALID_GOAL, f"invalid goal: {problem}"),
             goal=str(goal or ""),
-            terminal_type="goal_failed",
-            terminal_reason="invalid_goal",
-            stop_reason=f"invalid goal: {problem}",
             goal_kind="action",
             task_mode="browse",
         )
@@ -139,14 +138,10 @@ async def start(state: AgentState, ctx: Context) -> dict[str, Any]:
         session = await ensure_session(state_for_session, ctx)
         await apply_domain_policy(session, ctx)
     except BrowserNotFoundError as exc:
-        update.update(terminal_type="goal_failed", terminal_reason="browser_error", stop_reason=str(exc))
+        update.update(terminal(BROWSER_ERROR, str(exc)))
         return update
     except Exception as exc:  # noqa: BLE001 - launching can fail in many ways; all end the run cleanly
-        update.update(
-            terminal_type="goal_failed",
-            terminal_reason="browser_error",
-            stop_reason=f"could not start the browser: {type(exc).__name__}: {exc}",
-        )
+        update.update(terminal(BROWSER_ERROR, f"could not start the browser: {type(exc).__name__}: {exc}"))
         return update
     if start_url:
         from agent.browser.actions import execute_action
@@ -156,11 +151,7 @@ async def start(state: AgentState, ctx: Context) -> dict[str, Any]:
             start_url, allowed_domains=ctx.allowed_domains, blocked_domains=ctx.blocked_domains
         )
         if not check.ok:
-            update.update(
-                terminal_type="goal_failed",
-                terminal_reason="navigation_blocked",
-                stop_reason=f"start URL refused: {check.reason}",
-            )
+            update.update(terminal(NAVIGATION_BLOCKED, f"start URL refused: {check.reason}"))
             return update
         result = await execute_action(
             session, {"action": "navigate", "element_id": None, "args": {"url": check.url}}
@@ -168,9 +159,7 @@ async def start(state: AgentState, ctx: Context) -> dict[str, Any]:
         update["_result"] = result
         if result["status"] != "success":
             update.update(
-                terminal_type="goal_failed",
-                terminal_reason="navigation_blocked",
-                stop_reason=f"could not open the start URL {start_url}: {result['message']}",
+                terminal(NAVIGATION_BLOCKED, f"could not open the start URL {start_url}: {result['message']}")
             )
             return update
         update["url"] = session.page.url

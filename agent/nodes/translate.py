@@ -7,57 +7,15 @@ actions and model errors go to ``error_retry``.
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
-from agent import runtime
 from agent.context import Context
-from agent.nodes.base import describe_element, graph_node
-from agent.nodes.planner import plan_timeout, usage_update
-from agent.planning.base import TranslateRequest
+from agent.dom.lookup import describe_element
+from agent.nodes.base import backend_error, failed_step, graph_node, usage_update, validate_action
+from agent.runtime import runtime_for
 from agent.stages import allowed_actions
 from agent.state import AgentState
-from agent.types import ALL_ACTIONS, ELEMENT_ACTIONS, REQUIRED_ARGS
-
-
-def validate_action(action: Any, observation: dict[str, Any], allowed: list[str]) -> str | None:
-    """Why ``action`` cannot run here, or None. Checked in code whatever the backend said."""
-    if not isinstance(action, dict):
-        return "the action is not an object"
-    name = action.get("action")
-    if name not in ALL_ACTIONS:
-        return f"unknown action {name!r}"
-    if name not in allowed:
-        return f"action {name!r} is not allowed at this stage"
-    args = action.get("args")
-    if args is not None and not isinstance(args, dict):
-        return "the action's args must be an object"
-    args = args or {}
-    element_id = action.get("element_id")
-    if name in ELEMENT_ACTIONS:
-        if not isinstance(element_id, int) or isinstance(element_id, bool):
-            return f"{name} needs the id of an observed element"
-        if element_id not in {e.get("id") for e in observation.get("elements", [])}:
-            return f"element {element_id} is not in the current observation"
-    key = REQUIRED_ARGS.get(name)
-    if key and not str(args.get(key, "")).strip() and not (name == "type" and args.get(key) == ""):
-        return f"{name} needs args.{key}"
-    return None
-
-
-def failure_item(state: AgentState, step: str | None, result: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "step": int(state.get("steps", 0)),
-        "plan_step": step,
-        "action": "translate",
-        "element_id": None,
-        "target": "",
-        "args": {},
-        "status": "failure",
-        "error_type": result.get("error_type") or "element_not_found",
-        "message": result.get("message") or "the step could not be grounded in the page",
-        "url": state.get("url", ""),
-    }
+from agent.types import TranslateRequest
 
 
 @graph_node("translate")
@@ -83,45 +41,26 @@ async def translate(state: AgentState, ctx: Context) -> dict[str, Any]:
         "stage": state.get("stage", "orient"),
         "history": (state.get("history") or [])[-10:],
     }
-    try:
-        result = await asyncio.wait_for(
-            runtime.backend_for(ctx).translate(request), timeout=plan_timeout(ctx)
-        )
-    except TimeoutError:
-        result = {
-            "error": f"translator did not answer within {plan_timeout(ctx):.0f}s",
-            "error_kind": "timeout",
-        }
+    result = await (await runtime_for(state, ctx)).translate(request)
     update: dict[str, Any] = {"current_step": step, **usage_update(state, "translate", result.get("usage"))}
     if result.get("error"):
-        update["pending_error"] = {
-            "source": "translate",
-            "kind": result.get("error_kind") or "model_error",
-            "message": result["error"],
-            "retryable": result.get("error_retryable", True),
-        }
-        update["_note"] = f"translate error: {result['error']}"
+        update.update(backend_error("translate", result))
         return update
     action = result.get("action")
     if result.get("status") == "failure" or action is None:
-        item = failure_item(state, step, result)
+        error_type = result.get("error_type") or "element_not_found"
+        message = result.get("message") or "the step could not be grounded in the page"
         update.update(
-            history=[item],
-            errors=int(state.get("errors", 0)) + 1,
-            plan=[],
-            last_result={
-                "action": "translate",
-                "args": {},
-                "element_id": None,
-                "status": "failure",
-                "error_type": item["error_type"],
-                "message": item["message"],
-                "execution_time_ms": 0,
-                "events": [],
-            },
-            hints=[*(state.get("hints") or []), f"Could not carry out step {step!r}: {item['message']}"][-6:],
+            failed_step(
+                state,
+                {"action": "translate", "element_id": None, "args": {}},
+                error_type=error_type,
+                message=message,
+                hint=f"Could not carry out step {step!r}: {message}",
+                plan_step=step,
+            ),
             proposed_action=None,
-            _note=f"not grounded ({item['error_type']}): {item['message']}",
+            _note=f"not grounded ({error_type}): {message}",
         )
         return update
     if (

@@ -46,6 +46,7 @@ from agent.llm.validation import (
 from agent.planning.base import PlanRequest, PlanResult, TranslateRequest, TranslateResult, Usage
 from agent.prompts import system_prompt
 from agent.stages import allowed_actions
+from agent.terminals import ANSWER_NOT_FOUND, INSUFFICIENT_KNOWLEDGE
 from agent.types import Action, Observation
 
 METHODS = ("json_schema", "function_calling", "json_mode")
@@ -64,6 +65,17 @@ class _Reply:
     reply_text: str = ""
     #: False when the server refused the request itself (401, 403, 404, 400 ...): asking again cannot help.
     retryable: bool = True
+
+    def failure(self) -> dict[str, Any]:
+        """The fields a Plan/TranslateResult carries when there is no usable reply."""
+        return {
+            "reasoning": "",
+            "raw": {"reply": self.reply_text[:_RAW_REPLY_CHARS]} if self.reply_text else {},
+            "usage": self.usage,
+            "error": self.error,
+            "error_kind": self.error_kind,
+            "error_retryable": self.retryable,
+        }
 
 
 def _reply_text(raw: Any) -> str:
@@ -189,15 +201,17 @@ class OpenAIBackend:
 
     # --- Backend --------------------------------------------------------------------------------------
 
-    async def plan(self, request: PlanRequest) -> PlanResult:
+    def _messages(self, prompt: str, user_text: str, request: Any, *, page_text: bool) -> list[BaseMessage]:
         obs = request.get("observation") or {}
-        block_id = new_block_id()
-        messages = build_messages(
-            self._system["planner"],
-            planner_user_text(request),
-            browser_state(obs, block_id=block_id, include_page_text=True),
+        return build_messages(
+            self._system[prompt],
+            user_text,
+            browser_state(obs, block_id=new_block_id(), include_page_text=page_text),
             self._image(obs, request.get("history")),
         )
+
+    async def plan(self, request: PlanRequest) -> PlanResult:
+        messages = self._messages("planner", planner_user_text(request), request, page_text=True)
         reply = await self._ask(
             self._planner,
             messages,
@@ -206,28 +220,12 @@ class OpenAIBackend:
             check=planner_errors,
         )
         if reply.value is None:
-            return PlanResult(
-                proposed_actions=[],
-                task_complete=False,
-                final_answer="",
-                reasoning="",
-                raw={"reply": reply.reply_text[:_RAW_REPLY_CHARS]} if reply.reply_text else {},
-                usage=reply.usage,
-                error=reply.error,
-                error_kind=reply.error_kind,
-                error_retryable=reply.retryable,
-            )
+            return PlanResult(proposed_actions=[], task_complete=False, final_answer="", **reply.failure())
         return plan_result(reply.value, reply.usage)
 
     async def translate(self, request: TranslateRequest) -> TranslateResult:
         obs = request.get("observation") or {}
-        block_id = new_block_id()
-        messages = build_messages(
-            self._system["executor"],
-            executor_user_text(request),
-            browser_state(obs, block_id=block_id, include_page_text=False),
-            self._image(obs, request.get("history")),
-        )
+        messages = self._messages("executor", executor_user_text(request), request, page_text=False)
         reply = await self._ask(
             self._executor,
             messages,
@@ -241,12 +239,7 @@ class OpenAIBackend:
                 status="failure",
                 error_type="timeout" if reply.error_kind == "timeout" else "unknown",
                 message=reply.error,
-                reasoning="",
-                raw={"reply": reply.reply_text[:_RAW_REPLY_CHARS]} if reply.reply_text else {},
-                usage=reply.usage,
-                error=reply.error,
-                error_kind=reply.error_kind,
-                error_retryable=reply.retryable,
+                **reply.failure(),
             )
         return translate_result(reply.value, reply.usage)
 
@@ -336,9 +329,9 @@ def failure_reason(said: Any) -> str:
     reasons it knows; anything else becomes ``insufficient_knowledge``)."""
     text = str(said or "").strip()
     key = "_".join(text.lower().replace("-", " ").split())
-    if key in ("not_found", "answer_not_found", "notfound", "no_answer", "information_not_found"):
-        return "answer_not_found"
-    return key or "insufficient_knowledge"
+    if key in ("not_found", ANSWER_NOT_FOUND, "notfound", "no_answer", "information_not_found"):
+        return ANSWER_NOT_FOUND
+    return key or INSUFFICIENT_KNOWLEDGE
 
 
 def plan_result(out: dict[str, Any], usage: Usage) -> PlanResult:

@@ -46,6 +46,20 @@ def action_list(names: list[str] | tuple[str, ...] | None = None) -> str:
     return "\n".join(f"- `{name}`: {ACTION_DESCRIPTIONS[name]}" for name in chosen)
 
 
+#: path -> (modification time in ns, text): a prompt file is read again only after it changed.
+_cache: dict[Path, tuple[int, str]] = {}
+
+
+def _read(path: Path) -> str:
+    mtime = path.stat().st_mtime_ns
+    cached = _cache.get(path)
+    if cached is not None and cached[0] == mtime:
+        return cached[1]
+    text = path.read_text(encoding="utf-8")
+    _cache[path] = (mtime, text)
+    return text
+
+
 def load_prompt(name: str, prompts_dir: str | Path | None = None) -> str:
     """The raw template ``<name>.md`` from ``prompts_dir`` when it has one, else the bundled file."""
     if name not in PROMPT_NAMES:
@@ -53,8 +67,8 @@ def load_prompt(name: str, prompts_dir: str | Path | None = None) -> str:
     if prompts_dir:
         override = Path(prompts_dir).expanduser() / f"{name}.md"
         if override.is_file():
-            return override.read_text(encoding="utf-8")
-    return (BUNDLED_DIR / f"{name}.md").read_text(encoding="utf-8")
+            return _read(override)
+    return _read(BUNDLED_DIR / f"{name}.md")
 
 
 def render(template: str, **values: str) -> str:

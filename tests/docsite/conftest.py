@@ -14,13 +14,44 @@ from agent.context import Context
 from agent.graph import build_graph
 from agent.runner import run_goal
 from agent.util.static_server import StaticServer
+from tests.site_routes import shell_routes
 
 DOCSITE_ROOT = Path(__file__).parent
+
+#: Head, header and navigation of every page, written once: a page file starts with
+#: ``<!-- shell: title="..." base="../" -->`` (``base`` leads back to the site root) and holds the rest.
+DOCSITE_SHELL = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{title}</title>
+<link rel="stylesheet" href="{base}style.css">
+</head>
+<body>
+<header>
+  <a class="brand" href="{base}index.html">Tidewater</a>
+  <nav aria-label="Main">
+    <a href="{base}guide/getting-started.html">Guide</a>
+    <a href="{base}reference.html">Reference</a>
+    <a href="{base}faq.html">FAQ</a>
+    <a href="{base}releases.html">Releases</a>
+    <a href="{base}plugins.html">Plugins</a>
+    <a href="{base}changelog.html">Changelog</a>
+  </nav>
+  <form action="{base}search.html" method="get" role="search">
+    <input type="search" name="q" placeholder="Search the docs" aria-label="Search the docs">
+    <button type="submit">Search</button>
+  </form>
+</header>
+<main>
+{content}</body>
+</html>
+"""
 
 
 @pytest.fixture(scope="session")
 def docsite_url() -> Iterator[str]:
-    with StaticServer(DOCSITE_ROOT) as server:
+    with StaticServer(DOCSITE_ROOT, routes=shell_routes(DOCSITE_ROOT, DOCSITE_SHELL)) as server:
         yield server.base_url
 
 

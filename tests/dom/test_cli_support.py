@@ -13,8 +13,9 @@ from agent.dom.cli_support import EXIT_BAD_URL, EXIT_OK, BadUrlError, normalize_
 
 
 def test_normalize_url(tmp_path):
-    assert normalize_url("example.com") == "https://example.com"
-    assert normalize_url("localhost:8000/a?b=1") == "https://localhost:8000/a?b=1"
+    assert normalize_url("example.com") == "https://example.com/"
+    assert normalize_url("Example.COM/Path") == "https://example.com/Path"
+    assert normalize_url("localhost:8000/a?b=1") == "http://localhost:8000/a?b=1"  # loopback is served plain
     assert normalize_url("http://127.0.0.1:5/x") == "http://127.0.0.1:5/x"
     assert normalize_url("about:blank") == "about:blank"
     page = tmp_path / "p.html"

@@ -20,11 +20,11 @@ from agent.util.static_server import StaticServer
 PAGES = Path(__file__).parent / "pages"
 
 
-class ClickSite:
+class ClickSite(StaticServer):
     def __init__(self) -> None:
         self.clicks: Counter[str] = Counter()
         self._lock = threading.Lock()
-        self._server = StaticServer(PAGES, routes={"/api/click": self._click})
+        super().__init__(PAGES, routes={"/api/click": self._click})
 
     def _click(self, handler: SimpleHTTPRequestHandler) -> tuple[int, dict[str, str], bytes]:
         name = (parse_qs(urlsplit(handler.path).query).get("name") or ["?"])[-1]
@@ -37,25 +37,8 @@ class ClickSite:
         with self._lock:
             return self.clicks[name]
 
-    @property
-    def base_url(self) -> str:
-        return self._server.base_url
-
     def url(self, page: str) -> str:
         return f"{self.base_url}/{page}"
-
-    def start(self) -> ClickSite:
-        self._server.start()
-        return self
-
-    def stop(self) -> None:
-        self._server.stop()
-
-    def __enter__(self) -> ClickSite:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
 
 
 if __name__ == "__main__":  # pragma: no cover - manual use

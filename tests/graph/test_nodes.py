@@ -19,6 +19,7 @@ from agent.graph import (
     recursion_limit_for,
 )
 from agent.nodes.ask_user import ask_user
+from agent.nodes.base import validate_action
 from agent.nodes.confirm import confirm, parse_decision
 from agent.nodes.error_retry import error_retry
 from agent.nodes.finalize import finalize
@@ -29,7 +30,7 @@ from agent.nodes.planner import planner
 from agent.nodes.progress import progress
 from agent.nodes.safety import safety
 from agent.nodes.start import initial_counters
-from agent.nodes.translate import translate, validate_action
+from agent.nodes.translate import translate
 
 OBS = {
     "url": "http://127.0.0.1/login.html",
@@ -121,6 +122,17 @@ def test_judge_claim_needs_evidence():
 async def test_planner_respects_its_budget(tmp_path):
     update = await planner(base_state(tmp_path, planner_calls=2), rt(max_planner_calls=2))
     assert update["terminal_reason"] == "max_planner_calls"
+
+
+async def test_goal_check_ends_the_run_before_a_planner_call_over_budget(tmp_path):
+    spent = base_state(tmp_path, planner_calls=2)
+    update = await goal_check(spent, rt(max_planner_calls=2))
+    assert (update["terminal_type"], update["terminal_reason"]) == ("budget_exhausted", "max_planner_calls")
+    assert after_goal_check({**spent, **update}) == "finalize"
+    queued = base_state(tmp_path, planner_calls=2, plan=['Click "Sign in"'], seq=1)
+    update = await goal_check(queued, rt(max_planner_calls=2))
+    assert not update.get("terminal_type")  # a queued step needs no planner call: it still runs
+    assert after_goal_check({**queued, **update}) == "translate"
 
 
 async def test_offline_planner_node_queues_steps(tmp_path):

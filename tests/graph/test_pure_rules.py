@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from agent.evidence import action_signature, answer_grounded, goal_hits, keywords
+from agent.dom.text import keywords
+from agent.evidence import action_signature, answer_grounded, goal_hits
 from agent.goals import goal_kind, task_mode, validate_goal
 from agent.safety import analyze_action
 from agent.stages import STAGES, allowed_actions, promote

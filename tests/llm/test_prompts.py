@@ -13,6 +13,7 @@ import pytest
 from agent.llm.prompting import HIGH_ERROR_RATE_WARNING
 from agent.planning.llm import OpenAIBackend
 from agent.prompts import load_prompt, system_prompt
+from agent.types import ALL_ACTIONS
 from tests.llm.fake_openai import FakeOpenAIServer, is_planner_request
 from tests.llm.helpers import executor_reply, make_observation, plan_request, planner_reply, translate_request
 
@@ -274,22 +275,8 @@ def test_bundled_prompts_render_every_action() -> None:
     for name in ("planner", "executor"):
         rendered = system_prompt(name)
         assert "{{" not in rendered
-        for action in (
-            "click",
-            "type",
-            "select_option",
-            "scroll",
-            "press_key",
-            "navigate",
-            "search",
-            "go_back",
-            "go_forward",
-            "switch_tab",
-            "screenshot",
-            "wait",
-            "done",
-            "ask_user",
-        ):
+        assert len(ALL_ACTIONS) == 14
+        for action in ALL_ACTIONS:
             assert f"`{action}`" in rendered
     assert "MCP" not in load_prompt("planner") and "pdf_extract" not in load_prompt("planner")
     with pytest.raises(ValueError, match="unknown prompt"):
@@ -304,3 +291,17 @@ async def test_a_responder_can_answer_by_prompt(fake_openai: FakeOpenAIServer, m
         plan = await backend.plan(plan_request())
         step = await backend.translate(translate_request(plan_step=plan["proposed_actions"][0]))
         assert plan["proposed_actions"] and step["action"]["element_id"] == 5
+
+
+def test_prompt_files_are_read_again_only_after_they_change(tmp_path):
+    import os
+
+    override = tmp_path / "planner.md"
+    override.write_text("first version", encoding="utf-8")
+    os.utime(override, ns=(1_000_000_000, 1_000_000_000))
+    assert load_prompt("planner", tmp_path) == "first version"
+    override.write_text("second version", encoding="utf-8")
+    os.utime(override, ns=(1_000_000_000, 1_000_000_000))  # same mtime: the cached text is used
+    assert load_prompt("planner", tmp_path) == "first version"
+    os.utime(override, ns=(2_000_000_000, 2_000_000_000))  # changed on disk: read again
+    assert load_prompt("planner", tmp_path) == "second version"

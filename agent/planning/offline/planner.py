@@ -14,6 +14,7 @@ from typing import Any
 
 from agent import terminals
 from agent.dom.lookup import element_by_id
+from agent.dom.text import ERROR_MESSAGE
 from agent.planning.base import HistoryItem, PlanRequest, PlanResult
 from agent.planning.offline.grammar import ParsedGoal, not_understood_message, parse_goal
 from agent.planning.offline.grounding import ZERO_USAGE, Failure, Grounding, can_scroll_down
@@ -59,9 +60,6 @@ _SUBMIT_LIKE = re.compile(
     r"\b(?:submit|search|go|log\s*in|sign\s*in|sign\s*up|login|signin|signup|register|continue|next|"
     r"buy|checkout|check\s*out|place\s+order|send|save|apply|confirm|finish|done|ok)\b",
     re.I,
-)
-_PAGE_ERROR = re.compile(
-    r"\b(?:error|invalid|incorrect|failed|wrong|denied|not\s+found|unable|try\s+again)\b", re.I
 )
 
 
@@ -141,7 +139,7 @@ def _failures(history: list[HistoryItem], step: str) -> list[HistoryItem]:
 
 def _page_error(observation: Observation) -> str:
     for el in observation.get("elements") or []:
-        if role_of(el) == "alert" and _PAGE_ERROR.search(visible_text(el)):
+        if role_of(el) == "alert" and ERROR_MESSAGE.search(visible_text(el)):
             return visible_text(el)
     return ""
 

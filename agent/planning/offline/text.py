@@ -14,6 +14,8 @@ from os.path import commonprefix
 from rapidfuzz import fuzz
 from word2number import w2n
 
+from agent.dom.text import FUNCTION_WORDS
+
 # ----------------------------------------------------------------------------------------------------------
 # Quoting: quoted values are taken verbatim, so the grammar masks them before splitting a goal into clauses.
 # ----------------------------------------------------------------------------------------------------------
@@ -102,11 +104,6 @@ def split_identifier(ident: str) -> str:
     return re.sub(r"[_\-.\[\]]+", " ", s)
 
 
-STOPWORDS = frozenset(
-    "a an the please this that these those my your our its their of to on in for with and or is are be".split()
-)
-
-
 def stem(token: str) -> str:
     """A very light plural stemmer: 'products' -> 'product', 'entries' -> 'entry', 'boxes' -> 'box'."""
     if len(token) > 4 and token.endswith("ies"):
@@ -122,7 +119,7 @@ def stem(token: str) -> str:
 def tokens(text: str) -> tuple[str, ...]:
     """Content tokens of a phrase: normalized, stemmed, stop words dropped (kept when nothing else is left)."""
     words = norm(text).split()
-    kept = [stem(w) for w in words if w not in STOPWORDS]
+    kept = [stem(w) for w in words if w not in FUNCTION_WORDS]
     return tuple(kept or [stem(w) for w in words])
 
 

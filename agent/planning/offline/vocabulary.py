@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from agent.browser.actions.forms import KEY_ALIASES
+
 ROLE_WORDS: dict[str, tuple[str, ...]] = {
     "textbox": (
         "text box",
@@ -110,40 +112,12 @@ KEYS = (
 )
 
 
-_KEY_NAMES = {
-    "enter": "Enter",
-    "return": "Enter",
-    "escape": "Escape",
-    "esc": "Escape",
-    "tab": "Tab",
-    "space": "Space",
-    "spacebar": "Space",
-    "backspace": "Backspace",
-    "delete": "Delete",
-    "del": "Delete",
-    "home": "Home",
-    "end": "End",
-    "pageup": "PageUp",
-    "pgup": "PageUp",
-    "pagedown": "PageDown",
-    "pgdn": "PageDown",
-    "insert": "Insert",
-    "up": "ArrowUp",
-    "down": "ArrowDown",
-    "left": "ArrowLeft",
-    "right": "ArrowRight",
-}
-
-
+#: Spoken key names to Playwright's: the browser's own table plus a few spellings people write in goals.
+_KEY_NAMES = {**KEY_ALIASES, "pgup": "PageUp", "pgdn": "PageDown", "insert": "Insert"}
 _MODIFIERS = {
-    "ctrl": "Control",
-    "control": "Control",
-    "cmd": "Meta",
+    **{name: key for name, key in KEY_ALIASES.items() if key in ("Control", "Meta", "Alt", "Shift")},
     "command": "Meta",
-    "meta": "Meta",
-    "alt": "Alt",
     "option": "Alt",
-    "shift": "Shift",
 }
 
 

@@ -1,0 +1,91 @@
+"""Words and error wording: the one home for stop words, goal words and the patterns that spot errors.
+
+Bottom layer (no imports from the agent), so the DOM ranking, the evidence rules and the offline planner all
+read the same definitions. The stop-word sets are nested on purpose, each a superset of the one before:
+
+- :data:`FUNCTION_WORDS`: articles, pronouns, prepositions; never the name of anything on a page.
+- :data:`GOAL_STOPWORDS`: plus the wording of a request ("please find", "I would like", "tell me"), for
+  ranking page elements by the goal's words (verbs such as "search" or "type" stay: they name controls).
+- :data:`KEYWORD_STOPWORDS`: plus the action verbs ("type", "select", "search", "press"), for judging
+  whether observed text mentions what the goal is about.
+
+Two error patterns, because a page can *be* an error (a 404 page, a server error) or *show* one (a form's
+"invalid password" message):
+
+- :data:`ERROR_PAGE`: a title or main heading of an error page.
+- :data:`ERROR_MESSAGE`: a message the page shows about something that went wrong.
+"""
+
+from __future__ import annotations
+
+import re
+
+FUNCTION_WORDS = frozenset(
+    "a an the please this that these those my your our its their of to on in for with and or is are be".split()
+)
+
+#: Request filler both goal-word sets drop, besides the function words.
+_REQUEST_WORDS = frozenset(
+    """from by at as was been me i you it we there what which who how then into up out some any all page site
+    website web go open click find look tell show get give""".split()
+)
+
+GOAL_STOPWORDS = (
+    FUNCTION_WORDS
+    | _REQUEST_WORDS
+    | frozenset(
+        """about also but can could did do does goto had has have if just let like looking no not one only should
+        so than us use using via want whom will would yes""".split()
+    )
+)
+
+KEYWORD_STOPWORDS = (
+    FUNCTION_WORDS
+    | _REQUEST_WORDS
+    | frozenset(
+        """after before choose down enter fill list many much navigate onto press search select them type visit
+        were when where why""".split()
+    )
+)
+
+_TOKEN_RE = re.compile(r"[^\W_]+", re.UNICODE)
+#: A word of observed text: may hold a currency sign and inner punctuation ("$19.99", "o'brien", "e-mail").
+_KEYWORD_RE = re.compile(r"[a-z0-9$€£][a-z0-9$€£.,'-]*", re.IGNORECASE)
+
+ERROR_PAGE = re.compile(
+    r"(?:\b(?:not found|page not found|server error|internal error|access denied|forbidden|bad gateway|"
+    r"service unavailable|this site can.t be reached|err_[a-z_]+|something went wrong|page unavailable)\b|"
+    r"^\W*(?:error\W*)?(?:4\d\d|5\d\d)\b|\b(?:4\d\d|5\d\d)\s*(?:error|[-:|–—]))",
+    re.I,
+)
+
+ERROR_MESSAGE = re.compile(
+    r"\b(invalid|incorrect|wrong|error|failed|failure|denied|not\s+(?:found|valid|allowed|recognized|recognised)|"
+    r"try\s+again|unable|could not|couldn't|is required|are required|expired|rejected)\b",
+    re.IGNORECASE,
+)
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-case word tokens (letters/digits of any script)."""
+    return _TOKEN_RE.findall((text or "").lower())
+
+
+def goal_tokens(goal: str) -> list[str]:
+    """Content words of the goal, in order, without duplicates or stop words (for ranking elements)."""
+    out: list[str] = []
+    for tok in tokenize(goal):
+        if tok in GOAL_STOPWORDS or (len(tok) < 2 and not tok.isdigit()) or tok in out:
+            continue
+        out.append(tok)
+    return out
+
+
+def keywords(text: str) -> list[str]:
+    """Significant lower-case words of a text (stop words and 1-letter words dropped), in order, unique."""
+    seen: dict[str, None] = {}
+    for raw in _KEYWORD_RE.findall(text.lower()):
+        word = raw.strip(".,'-")
+        if len(word) > 1 and word not in KEYWORD_STOPWORDS:
+            seen.setdefault(word, None)
+    return list(seen)
