@@ -18,7 +18,7 @@ from agent.planning.offline.page import (
     ELEMENT_KINDS,
     visible_text,
 )
-from agent.planning.offline.questions import QUESTION_WORDS, Answer, Query
+from agent.planning.offline.questions import QUESTION_STEMS, QUESTION_WORDS, Answer, Query
 from agent.planning.offline.targets import ordinal_of
 from agent.planning.offline.text import clip, norm, stem, token_match, tokens
 from agent.planning.offline.values import (
@@ -170,7 +170,7 @@ _PERSON_RX = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:[A-Z]\.|[A-Z][a-z]+|van|de|von|d
 
 
 def _answer_generic(query: Query, observation: Observation, lines: list[str]) -> Answer:
-    words = [t for t in tokens(query.question) if t not in QUESTION_WORDS and len(t) > 1]
+    words = [t for t in tokens(query.question) if t not in QUESTION_STEMS and len(t) > 1]
     if not words:
         return Answer(False, f'Could not find an answer to "{query.question}" on the page.')
     low = query.question.lower()
