@@ -169,6 +169,10 @@ _WH_TYPES = {"when": "date", "how much": "money"}
 _PERSON_RX = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:[A-Z]\.|[A-Z][a-z]+|van|de|von|da))*\s+[A-Z][a-z]+\b")
 
 
+#: A question asking for one of these ('which version', 'how many ... does') is answered by such a value only.
+_STRICT_TYPES = frozenset({"version", "number"})
+
+
 def _answer_generic(query: Query, observation: Observation, lines: list[str]) -> Answer:
     words = [t for t in tokens(query.question) if t not in QUESTION_STEMS and len(t) > 1]
     if not words:
@@ -197,6 +201,8 @@ def _answer_generic(query: Query, observation: Observation, lines: list[str]) ->
         v = first_value(context, typed)
         if v:
             return Answer(True, v, clip(line, 200))
+        if wanted in _STRICT_TYPES:
+            return Answer(False, f'Could not find the {wanted} asked for in "{query.question}" on the page.')
     if low.startswith("who"):
         asked = {norm(w) for w in query.question.split()}
         for m in _PERSON_RX.finditer(context):

@@ -112,8 +112,8 @@ _STATED_NUMBER = re.compile(
 
 def _value_type(text: str) -> str:
     for name, rx in _TYPE_WORDS:
-        if rx.search(text):
-            return name
+        if rx.search(text) and not (name == "version" and re.search(r"\d\.\d", text)):
+            return name  # 'which version' asks for one; 'in version 1.2.0' names one and asks something else
     return ""
 
 
