@@ -215,3 +215,16 @@ def test_number_words_are_read_with_word2number():
     ]
     cart = parse_goal("add twelve mugs to the cart").intents
     assert len(cart) == 10  # twelve, capped at the planner's ten clicks
+
+
+def test_a_stated_number_is_not_a_count_of_listed_items():
+    assert analyze("how many worker processes does a worker start by default").kind == "generic"
+    assert analyze("How many times is a failed job retried?").value_type == "number"
+    assert analyze("how many products are there").kind == "count"
+    assert analyze("how many items are in the cart").kind == "count"
+
+
+def test_a_version_is_asked_for_or_named():
+    assert analyze("Which Python version does it require?").value_type == "version"
+    assert analyze("What changed in version 1.2.0?").value_type != "version"
+    assert analyze("What changed in version 1.2.0?").entity == "1.2.0"

@@ -18,7 +18,7 @@ from agent.planning.offline.page import (
     ELEMENT_KINDS,
     visible_text,
 )
-from agent.planning.offline.questions import QUESTION_WORDS, Answer, Query
+from agent.planning.offline.questions import QUESTION_STEMS, QUESTION_WORDS, Answer, Query
 from agent.planning.offline.targets import ordinal_of
 from agent.planning.offline.text import clip, norm, stem, token_match, tokens
 from agent.planning.offline.values import (
@@ -169,8 +169,12 @@ _WH_TYPES = {"when": "date", "how much": "money"}
 _PERSON_RX = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:[A-Z]\.|[A-Z][a-z]+|van|de|von|da))*\s+[A-Z][a-z]+\b")
 
 
+#: A question asking for one of these ('which version', 'how many ... does') is answered by such a value only.
+_STRICT_TYPES = frozenset({"version", "number"})
+
+
 def _answer_generic(query: Query, observation: Observation, lines: list[str]) -> Answer:
-    words = [t for t in tokens(query.question) if t not in QUESTION_WORDS and len(t) > 1]
+    words = [t for t in tokens(query.question) if t not in QUESTION_STEMS and len(t) > 1]
     if not words:
         return Answer(False, f'Could not find an answer to "{query.question}" on the page.')
     low = query.question.lower()
@@ -197,6 +201,8 @@ def _answer_generic(query: Query, observation: Observation, lines: list[str]) ->
         v = first_value(context, typed)
         if v:
             return Answer(True, v, clip(line, 200))
+        if wanted in _STRICT_TYPES:
+            return Answer(False, f'Could not find the {wanted} asked for in "{query.question}" on the page.')
     if low.startswith("who"):
         asked = {norm(w) for w in query.question.split()}
         for m in _PERSON_RX.finditer(context):

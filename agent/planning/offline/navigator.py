@@ -88,9 +88,8 @@ def search_texts(query: Query) -> list[str]:
         out.append(query.section.strip())
     named = set(tokens(query.entity)) if query.entity else set()
     rest = [w for w in subject_words(query) if w not in named]
-    if rest and not (
-        query.entity and query.value_type
-    ):  # 'the price of X': X is the subject, price a property
+    property_of_entity = bool(query.entity and query.value_type and len(query.attr.split()) <= 2)
+    if rest and not property_of_entity:  # 'the price of X': X is the subject, price one of its properties
         out.append(" ".join(rest[:4]))
     return list(dict.fromkeys(s for s in out if s))
 

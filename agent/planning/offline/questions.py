@@ -60,6 +60,7 @@ _TYPE_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     ("url", re.compile(r"\b(?:url|website|web\s+site|homepage)\b", re.I)),
+    ("version", re.compile(r"\bversions?\b", re.I)),
 )
 
 
@@ -111,8 +112,8 @@ _STATED_NUMBER = re.compile(
 
 def _value_type(text: str) -> str:
     for name, rx in _TYPE_WORDS:
-        if rx.search(text):
-            return name
+        if rx.search(text) and not (name == "version" and re.search(r"\d\.\d", text)):
+            return name  # 'which version' asks for one; 'in version 1.2.0' names one and asks something else
     return ""
 
 
@@ -133,7 +134,7 @@ def subject_words(query: Query) -> list[str]:
     text = " ".join(p for p in parts if p) or query.question
     asked = set(tokens(" ".join(query.entity.split()))) if query.entity else set()
     return [
-        t for t in tokens(text) if (t in asked or t not in _QUESTION_STEMS) and not t.isdigit() and len(t) > 1
+        t for t in tokens(text) if (t in asked or t not in QUESTION_STEMS) and not t.isdigit() and len(t) > 1
     ]
 
 
@@ -144,7 +145,7 @@ _IDENTIFIER = re.compile(
 )
 
 
-_QUESTION_STEMS = QUESTION_WORDS | {stem(w) for w in QUESTION_WORDS}
+QUESTION_STEMS = QUESTION_WORDS | {stem(w) for w in QUESTION_WORDS}
 _SCOPE_WORDS = r"section|chapter|part|heading|table|tab"
 _LEADING_SCOPE = re.compile(
     r"^(?:in|under|from|within|on)\s+(?:the\s+)?(?P<s>[^,]+?)\s+(?P<k>" + _SCOPE_WORDS + r"|page)"

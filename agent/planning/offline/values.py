@@ -37,6 +37,7 @@ VALUE_RX: dict[str, re.Pattern[str]] = {
     ),
     "percent": re.compile(r"[-+]?\d+(?:[.,]\d+)?\s?%"),
     "url": re.compile(r"https?://\S+|www\.\S+"),
+    "version": re.compile(r"\bv?\d+(?:\.\d+){1,3}\b"),
     "number": re.compile(r"\b\d[\d,]*(?:\.\d+)?\b"),
 }
 
