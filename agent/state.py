@@ -127,8 +127,10 @@ class AgentState(TypedDict, total=False):
     # --- records --------------------------------------------------------------------------------------
     seq: int  # trace records written so far (dedupes records on resume)
 
-    # --- proof (agent.verify) -------------------------------------------------------------------------
-    goal_parts: list[dict[str, Any]]  # the goal's checkable parts (agent.verify.GoalPart), derived once
+    # --- proof (agent.planning.verify) -------------------------------------------------------------------------
+    goal_parts: list[
+        dict[str, Any]
+    ]  # the goal's checkable parts (agent.planning.verify.GoalPart), derived once
     goal_evidence: list[dict[str, Any]]  # what proves each part: {part, kind, step, url, element, quote}
     missing: list[str]  # parts the last judged claim could not prove
     candidate_answer: str | None  # an answer the agent found but could not prove

@@ -14,6 +14,16 @@ from agent.browser.effects import read_quote
 from agent.context import Context
 from agent.evidence import echoes_goal, goal_hits, observation_text, page_error
 from agent.nodes.base import graph_node
+from agent.planning.verify import (
+    NOT_ON_PAGE,
+    GoalPart,
+    Verdict,
+    answer_for,
+    answer_part,
+    goal_parts,
+    judge,
+    quote_candidates,
+)
 from agent.records import elapsed_seconds
 from agent.stages import promote, stage_index
 from agent.state import AgentState
@@ -35,16 +45,6 @@ from agent.terminals import (
     MAX_TOKENS,
     STAGE_NOT_ADVANCED,
     UNVERIFIED,
-)
-from agent.verify import (
-    NOT_ON_PAGE,
-    GoalPart,
-    Verdict,
-    answer_for,
-    answer_part,
-    goal_parts,
-    judge,
-    quote_candidates,
 )
 
 MAX_QUOTES = 4
@@ -125,7 +125,7 @@ def judge_claim(
 ) -> dict[str, Any]:
     """Turn a completion claim (the planner's, a ``done`` action's, auto_done's) into a terminal.
 
-    ``goal_satisfied`` only when every goal part has evidence (see :mod:`agent.verify`); an agent that acted
+    ``goal_satisfied`` only when every goal part has evidence (see :mod:`agent.planning.verify`); an agent that acted
     but cannot prove the goal is met ends ``goal_failed/unverified`` with its candidate answer and what is
     missing. ``readings`` are the live page's answers to where each quoted answer sits (None: text lines only).
     """

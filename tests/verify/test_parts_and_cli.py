@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from agent.cli import exit_code, print_result
-from agent.verify import goal_parts, judge
+from agent.planning.verify import goal_parts, judge
 
 
 def kinds(goal: str) -> list[tuple[str, str]]:
@@ -42,7 +42,7 @@ def test_a_described_value_is_not_proven_by_typing_the_description():
 
 
 def test_list_and_superlative_answers_are_checked_by_the_names_they_give():
-    from agent.verify import quote_candidates
+    from agent.planning.verify import quote_candidates
 
     [best] = goal_parts("Which Electronics product has the best rating?")
     answer = "Noise-Cancelling Headphones (Rated 4.6 out of 5 (175 reviews))"

@@ -5,9 +5,9 @@ Sits between planning (it reads goals with the offline parser) and the nodes (go
 
 from __future__ import annotations
 
-from agent.verify.answers import NOT_ON_PAGE, answer_for, quote_candidates
-from agent.verify.judge import Evidence, Verdict, judge
-from agent.verify.parts import GoalPart, answer_part, describe_parts, goal_parts
+from agent.planning.verify.answers import NOT_ON_PAGE, answer_for, quote_candidates
+from agent.planning.verify.judge import Evidence, Verdict, judge
+from agent.planning.verify.parts import GoalPart, answer_part, describe_parts, goal_parts
 
 __all__ = [
     "NOT_ON_PAGE",

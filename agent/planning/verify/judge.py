@@ -15,8 +15,8 @@ from urllib.parse import unquote_plus
 from typing_extensions import TypedDict
 
 from agent.evidence import keywords
-from agent.verify.answers import answer_evidence
-from agent.verify.parts import GoalPart
+from agent.planning.verify.answers import answer_evidence
+from agent.planning.verify.parts import GoalPart
 
 
 class Evidence(TypedDict, total=False):

@@ -12,7 +12,7 @@ import re
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from agent.verify.parts import GoalPart
+from agent.planning.verify.parts import GoalPart
 
 NOT_ON_PAGE = "is not on the page"
 _ERROR_PAGE = re.compile(
