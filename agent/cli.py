@@ -38,6 +38,7 @@ from agent.cli_settings import (  # noqa: F401 - context_from_args is part of th
 from agent.config import ConfigError, load_context, load_settings
 from agent.context import Context
 from agent.settings_checks import check_browser_executable
+from agent.terminals import UNVERIFIED
 
 EXIT_OK, EXIT_NOT_SATISFIED, EXIT_USAGE = 0, 1, 2
 EXIT_SIGINT, EXIT_SIGTERM = 130, 143
@@ -158,11 +159,19 @@ def print_result(result: dict[str, Any], as_json: bool) -> None:
         return
     terminal = f"{result.get('terminal_type') or result.get('status')}/{result.get('terminal_reason') or '-'}"
     print(f"\n{terminal}  steps={result.get('steps')}  {result.get('elapsed_s')}s  url={result.get('url')}")
-    if result.get("final_answer"):
+    if result.get("final_answer") and result.get("terminal_type") == "goal_satisfied":
         print(f"answer: {result['final_answer']}")
+    if result.get("terminal_reason") == UNVERIFIED:
+        found = f" (found: {result['candidate_answer']})" if result.get("candidate_answer") else ""
+        missing = "; ".join(result.get("missing") or []) or result.get("stop_reason") or "no evidence"
+        print(f"Not verified: {missing}{found}")
     if result.get("question") and not result.get("terminal_type"):
         print(f"waiting for: {result['question']}")
-    if result.get("stop_reason") and result.get("terminal_type") != "goal_satisfied":
+    if (
+        result.get("stop_reason")
+        and result.get("terminal_type") != "goal_satisfied"
+        and (result.get("terminal_reason") != UNVERIFIED)
+    ):
         print(f"reason: {result['stop_reason']}")
     usage = result.get("usage") or {}
     if usage.get("calls"):

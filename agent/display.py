@@ -76,6 +76,8 @@ def format_step(event: dict[str, Any]) -> str:
     line = f"[{event.get('step', 0):>3}] {event.get('stage', '?'):<7} {event.get('action') or '?'}{target} -> {mark}"
     if status in ("failure", "denied") and event.get("message"):
         line += f" ({str(event['message'])[:100]})"
+    if event.get("effect"):  # what the page shows changed, e.g. "nothing changed"
+        line += f" [{str(event['effect'])[:100]}]"
     return f"{line}  {event.get('url', '')}{tokens}"
 
 
@@ -91,6 +93,8 @@ def format_status(status: dict[str, Any], elapsed_s: float | None = None) -> str
         parts.append(tokens)
     if status.get("url"):
         parts.append(short_url(status["url"]))
+    if status.get("effect"):  # what the last action did to the page, e.g. "nothing changed"
+        parts.append(f"last step: {str(status['effect'])[:60]}")
     return " · ".join(parts)
 
 
@@ -128,6 +132,7 @@ class ProgressDisplay:
             None  # (run elapsed_s, monotonic time) of the last node event
         )
         self._tag: str | None = None  # "approved" etc. for the next step row
+        self._effect: str | None = None  # what the last step did to the page, for the status line
         self._console: Any = None
         self._live: Any = None
         self._spinner: Any = None
@@ -208,11 +213,13 @@ class ProgressDisplay:
         elif kind == "step":
             self._add_row({**event, "status": event.get("status") or "-", "tag": self._tag})
             self._tag = None
+            self._effect = event.get("effect")
 
     def _on_node(self, event: dict[str, Any]) -> None:
         if event.get("elapsed_s") is not None:
             self._clock = (float(event["elapsed_s"]), time.monotonic())
         self.status = {k: event.get(k) for k in ("node", "stage", "step", "url", "usage")}
+        self.status["effect"] = self._effect
         node, note = event.get("node"), str(event.get("note") or "")
         if node == "confirm":
             if event.get("terminal_type"):

@@ -311,7 +311,12 @@ def result_object(state: dict[str, Any]) -> dict[str, Any]:
         "terminal_type": state.get("terminal_type"),
         "terminal_reason": state.get("terminal_reason"),
         "stop_reason": state.get("stop_reason"),
-        "final_answer": state.get("final_answer"),
+        # an answer only for a proven goal: failure text belongs in stop_reason, never in final_answer
+        "final_answer": state.get("final_answer") if state.get("terminal_type") == "goal_satisfied" else None,
+        "candidate_answer": state.get("candidate_answer"),
+        "evidence": list(state.get("goal_evidence") or []),
+        "missing": list(state.get("missing") or []),
+        "goal_parts": [{k: p.get(k) for k in ("id", "kind", "text")} for p in state.get("goal_parts") or []],
         "steps": int(state.get("steps", 0)),
         "stage": state.get("stage"),
         "url": state.get("url", ""),

@@ -41,6 +41,9 @@ class OutputState(TypedDict, total=False):
     terminal_reason: str | None
     stop_reason: str | None
     final_answer: str | None
+    candidate_answer: str | None
+    goal_evidence: list[dict[str, Any]]  # result.json's `evidence`
+    missing: list[str]
     url: str
     steps: int
     usage: dict[str, Any]
@@ -123,6 +126,14 @@ class AgentState(TypedDict, total=False):
 
     # --- records --------------------------------------------------------------------------------------
     seq: int  # trace records written so far (dedupes records on resume)
+
+    # --- proof (agent.planning.verify) -------------------------------------------------------------------------
+    goal_parts: list[
+        dict[str, Any]
+    ]  # the goal's checkable parts (agent.planning.verify.GoalPart), derived once
+    goal_evidence: list[dict[str, Any]]  # what proves each part: {part, kind, step, url, element, quote}
+    missing: list[str]  # parts the last judged claim could not prove
+    candidate_answer: str | None  # an answer the agent found but could not prove
 
     # --- ending ---------------------------------------------------------------------------------------
     final_answer: str | None

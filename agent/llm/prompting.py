@@ -107,6 +107,9 @@ def format_history(items: Iterable[HistoryItem], *, limit: int) -> str:
             line += f" -> {neutralize(item['message'])[:200]}"
         if item.get("url"):
             line += f" [url: {neutralize(item['url'])[:200]}]"
+        effect = item.get("effect") or {}
+        if effect.get("summary"):  # what the page shows changed, read from the page ("nothing changed" too)
+            line += f" {{effect: {neutralize(effect['summary'])[:240]}}}"
         lines.append(line)
     return "\n".join(lines)
 

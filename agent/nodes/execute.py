@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from agent.browser.actions import execute_action
+from agent.browser.effects import read_before, read_effect
 from agent.context import Context
 from agent.dom.lookup import describe_element
 from agent.nodes.base import failed_result, graph_node, history_item, with_hint
@@ -126,12 +127,17 @@ async def execute(state: AgentState, ctx: Context) -> dict[str, Any]:
                 _plain(action),
                 state.get("action_risk"),
             )  # file I/O off the event loop
+        before = await read_before(session, action.get("element_id"))
         mark = session.event_mark()
         try:
             result = await asyncio.wait_for(
                 execute_action(session, action, observation=observation), timeout=action_budget(ctx)
             )
             result = refused_navigation(result, session.blocked_since(mark))
+            result = {
+                **result,
+                "effect": await read_effect(session, before, result, action.get("element_id")),
+            }
         except TimeoutError:
             result = failed_result(
                 action,
@@ -158,6 +164,7 @@ async def execute(state: AgentState, ctx: Context) -> dict[str, Any]:
         step=int(state.get("steps", 0)) + 1,
         fallback=result.get("fallback"),
         events=[e.get("type") for e in events],
+        effect=result.get("effect"),
     )
     update: dict[str, Any] = {
         "steps": int(state.get("steps", 0)) + 1,
@@ -168,7 +175,8 @@ async def execute(state: AgentState, ctx: Context) -> dict[str, Any]:
         "_result": result,
         "_plan_step": state.get("current_step"),  # the record names the step done, not the next one
         "_note": note
-        or f"{action.get('action')} {target}: {result['status']} {result.get('message', '')}".strip(),
+        or f"{action.get('action')} {target}: {result['status']} {result.get('message', '')}".strip()
+        + (f" [effect: {result['effect']['summary']}]" if result.get("effect") else ""),
     }
     attempts = dict(state.get("element_attempts") or {})
     avoid = list(state.get("avoid_elements") or [])

@@ -9,9 +9,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from agent.browser import registry
+from agent.browser.effects import read_quote
 from agent.context import Context
-from agent.evidence import answer_grounded, echoes_goal, goal_hits, observation_text, page_error
+from agent.evidence import echoes_goal, goal_hits, observation_text, page_error
 from agent.nodes.base import graph_node
+from agent.planning.verify import (
+    NOT_ON_PAGE,
+    GoalPart,
+    Verdict,
+    answer_for,
+    answer_part,
+    goal_parts,
+    judge,
+    quote_candidates,
+)
 from agent.records import elapsed_seconds
 from agent.stages import promote, stage_index
 from agent.state import AgentState
@@ -32,7 +44,10 @@ from agent.terminals import (
     MAX_STEPS,
     MAX_TOKENS,
     STAGE_NOT_ADVANCED,
+    UNVERIFIED,
 )
+
+MAX_QUOTES = 4
 
 
 def failures_message(state: AgentState) -> str:
@@ -75,74 +90,124 @@ def planner_budget_spent(state: AgentState, ctx: Context) -> bool:
     return not state.get("plan") and int(state.get("planner_calls", 0)) >= ctx.max_planner_calls
 
 
-def judge_claim(state: AgentState, claim: dict[str, Any]) -> dict[str, Any]:
-    """Turn a completion claim (from the planner or a ``done`` action) into a terminal, on evidence."""
+_GIVE_UP_REASONS = {
+    INSUFFICIENT_KNOWLEDGE: INSUFFICIENT_KNOWLEDGE,
+    ANSWER_NOT_FOUND: ANSWER_NOT_FOUND,
+    STAGE_NOT_ADVANCED: STAGE_NOT_ADVANCED,
+    "page_error": ACTION_REJECTED,
+}
+
+
+def parts_of(state: AgentState) -> list[GoalPart]:
+    """The goal's parts (derived once); a goal without any checkable part must still show an effect."""
+    parts = list(state.get("goal_parts") or []) or goal_parts(state.get("goal", ""))
+    if parts:
+        return parts
+    if state.get("task_mode") in ("answer", "find"):
+        return [{**answer_part(state.get("goal", "")), "id": "p1"}]
+    return [{"id": "p1", "kind": "task", "target": state.get("goal", ""), "text": "the goal was carried out"}]
+
+
+def _failed(reason: str, message: str, verdict: Verdict | None = None, candidate: str = "") -> dict[str, Any]:
+    return {
+        "terminal_type": GOAL_FAILED,
+        "terminal_reason": reason,
+        "final_answer": None,
+        "stop_reason": message[:1000],
+        "candidate_answer": candidate or None,
+        "goal_evidence": list((verdict or {}).get("evidence") or []),
+        "missing": list((verdict or {}).get("missing") or []),
+    }
+
+
+def judge_claim(
+    state: AgentState, claim: dict[str, Any], readings: dict[str, dict[str, Any] | None] | None = None
+) -> dict[str, Any]:
+    """Turn a completion claim (the planner's, a ``done`` action's, auto_done's) into a terminal.
+
+    ``goal_satisfied`` only when every goal part has evidence (see :mod:`agent.planning.verify`); an agent that acted
+    but cannot prove the goal is met ends ``goal_failed/unverified`` with its candidate answer and what is
+    missing. ``readings`` are the live page's answers to where each quoted answer sits (None: text lines only).
+    """
     answer = (claim.get("answer") or "").strip()
     history = state.get("history") or []
-    successes = [h for h in history if h.get("status") == "success"]
     if not claim.get("success", True):
-        reason = claim.get("failure_reason") or ANSWER_NOT_FOUND
-        if reason not in (INSUFFICIENT_KNOWLEDGE, ANSWER_NOT_FOUND, STAGE_NOT_ADVANCED):
-            reason = INSUFFICIENT_KNOWLEDGE
-        return {
-            "terminal_type": GOAL_FAILED,
-            "terminal_reason": reason,
-            "final_answer": answer or None,
-            "stop_reason": answer or reason,
-        }
-    mode = state.get("task_mode")
-    observed = [observation_text(state.get("observation"))] + [h.get("message", "") for h in history]
-    grounded = (
-        bool(answer) and answer_grounded(answer, observed) and not echoes_goal(answer, state.get("goal", ""))
+        reason = _GIVE_UP_REASONS.get(claim.get("failure_reason") or ANSWER_NOT_FOUND, INSUFFICIENT_KNOWLEDGE)
+        return _failed(reason, answer or reason)
+    parts = parts_of(state)
+    observation = state.get("observation") or {}
+    if answer and echoes_goal(answer, state.get("goal", "")):
+        answer = ""  # the goal's own words shown back by a page prove nothing
+    verdict = judge(
+        parts,
+        with_late_change(state, history),
+        observation,
+        answer=answer,
+        readings=readings,
+        visited=list(state.get("visited_urls") or []),
     )
-    if mode == "answer":
-        if grounded:
-            return {
-                "terminal_type": GOAL_SATISFIED,
-                "terminal_reason": ANSWER_FOUND,
-                "final_answer": answer,
-            }
-        if not answer:
-            return {
-                "terminal_type": GOAL_FAILED,
-                "terminal_reason": ANSWER_NOT_FOUND,
-                "stop_reason": "completion claimed with an empty answer",
-            }
-        return {
-            "terminal_type": GOAL_FAILED,
-            "terminal_reason": ANSWER_NOT_GROUNDED,
-            "final_answer": answer,
-            "stop_reason": "the answer does not match anything observed on the pages",
-        }
-    if mode == "find" and grounded:
-        return {"terminal_type": GOAL_SATISFIED, "terminal_reason": ANSWER_FOUND, "final_answer": answer}
-    if not successes:
-        return {
-            "terminal_type": GOAL_FAILED,
-            "terminal_reason": STAGE_NOT_ADVANCED,
-            "final_answer": answer or None,
-            "stop_reason": "completion claimed but no action succeeded",
-        }
-    if history and history[-1].get("status") != "success":
-        return {
-            "terminal_type": GOAL_FAILED,
-            "terminal_reason": STAGE_NOT_ADVANCED,
-            "final_answer": answer or None,
-            "stop_reason": f"completion claimed right after a failed step: {history[-1].get('message', '')}",
-        }
-    error = page_error(state.get("observation"))
+    asks = any(p.get("kind") == "answer" for p in parts)
+    acts = any(p.get("kind") != "answer" for p in parts)
+    successes = [h for h in history if h.get("status") == "success"]
+    error = (verdict["error"] or page_error(observation)) if acts else ""
     if error:
+        return _failed(
+            ACTION_REJECTED, f"the page reports an error after the last step: {error}", verdict, answer
+        )
+    if not verdict["missing"]:
         return {
-            "terminal_type": GOAL_FAILED,
-            "terminal_reason": ACTION_REJECTED,
-            "final_answer": answer or None,
-            "stop_reason": f"the page reports an error after the last step: {error}",
+            "terminal_type": GOAL_SATISFIED,
+            "terminal_reason": ANSWER_FOUND if asks else ACTION_VERIFIED,
+            "final_answer": answer or "Done.",
+            "goal_evidence": list(verdict["evidence"]),
+            "missing": [],
+            "candidate_answer": None,
         }
-    return {
-        "terminal_type": GOAL_SATISFIED,
-        "terminal_reason": ACTION_VERIFIED,
-        "final_answer": answer or "Done.",
-    }
+    if acts and not successes:
+        return _failed(STAGE_NOT_ADVANCED, "completion claimed but no action succeeded", verdict, answer)
+    if acts and history and history[-1].get("status") != "success":
+        message = f"completion claimed right after a failed step: {history[-1].get('message', '')}"
+        return _failed(STAGE_NOT_ADVANCED, message, verdict, answer)
+    if asks and not answer:
+        return _failed(ANSWER_NOT_FOUND, "completion claimed without an answer", verdict)
+    if asks and not acts and all(NOT_ON_PAGE in m for m in verdict["missing"]):
+        return _failed(
+            ANSWER_NOT_GROUNDED, "the answer does not match anything observed on the pages", verdict, answer
+        )
+    return _failed(UNVERIFIED, "not verified: " + "; ".join(verdict["missing"]), verdict, answer)
+
+
+def with_late_change(state: AgentState, history: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The history, with a late effect of the last step filled in: a page that changed only after the step's
+    own reading (a slow response) shows it in the observation taken since (its visible text or form state)."""
+    if not history or not state.get("prev_dom_hash") or state.get("dom_hash") == state.get("prev_dom_hash"):
+        return history
+    last = history[-1]
+    effect = dict(last.get("effect") or {})
+    if last.get("status") != "success" or effect.get("changed") or effect.get("errors") or not effect:
+        return history
+    effect.update(changed=True, summary="the page changed after the step (seen by the next observation)")
+    return [*history[:-1], {**last, "effect": effect}]
+
+
+async def page_readings(
+    state: AgentState, parts: list[GoalPart], answer: str
+) -> dict[str, dict[str, Any] | None]:
+    """Where each quotable piece of the answer sits on the live page (empty without a browser)."""
+    session = registry.get(state.get("run_id") or "")
+    questions = [p for p in parts if p.get("kind") == "answer"]
+    if session is None or not questions or not answer:
+        return {}
+    readings: dict[str, dict[str, Any] | None] = {}
+    for part in questions:
+        blockwise = part.get("answer_kind") in ("attribute", "generic")
+        subject = list(part.get("subject") or []) if blockwise else []
+        for quote in quote_candidates(part, answer_for(part, questions, answer))[:MAX_QUOTES]:
+            if quote not in readings:
+                readings[quote] = await read_quote(
+                    session, quote, subject, int(part.get("need") or 0) or None
+                )
+    return readings
 
 
 def goal_related(goal: str, item: dict[str, Any]) -> bool:
@@ -196,25 +261,38 @@ def auto_done_ready(state: AgentState) -> bool:
 async def goal_check(state: AgentState, ctx: Context) -> dict[str, Any]:
     if state.get("terminal_type"):
         return {}
+    parts = parts_of(state)
+    known: dict[str, Any] = {} if state.get("goal_parts") else {"goal_parts": parts}
     claim = state.get("completion_claim")
     if claim:
-        verdict = judge_claim(state, claim)
-        update = {"completion_claim": None, **verdict}
+        readings = await page_readings(state, parts, (claim.get("answer") or "").strip())
+        verdict = judge_claim({**state, "goal_parts": parts}, claim, readings)
+        update = {"completion_claim": None, **known, **verdict}
         if verdict["terminal_type"] == GOAL_SATISFIED:
             update["stage"] = promote(state.get("stage"), "verify")
-        update["_note"] = f"claim judged: {verdict['terminal_type']}/{verdict['terminal_reason']}"
+        update["_note"] = f"claim judged: {verdict['terminal_type']}/{verdict['terminal_reason']}; " + (
+            f"{len(verdict.get('goal_evidence') or [])} of {len(parts)} parts proven"
+            + "".join(f"; missing: {m}" for m in verdict.get("missing") or [])
+        )
         return update
     budget = budget_terminal(state, ctx)
     if budget:
         reason, message = budget
-        return {"terminal_type": BUDGET_EXHAUSTED, "terminal_reason": reason, "stop_reason": message}
+        return {
+            "terminal_type": BUDGET_EXHAUSTED,
+            "terminal_reason": reason,
+            "stop_reason": message,
+            **known,
+        }
     stage = promoted_stage(state)
-    update: dict[str, Any] = (
-        {"stage": stage, "_note": f"stage {stage}"} if stage != state.get("stage") else {}
-    )
+    update: dict[str, Any] = {**known}
+    if stage != state.get("stage"):
+        update.update(stage=stage, _note=f"stage {stage}")
     if ctx.auto_done and auto_done_ready({**state, "stage": stage}):
         # auto_done lives here, not in progress: it needs the observation taken after the last action
-        verdict = judge_claim(state, {"answer": "", "success": True, "source": "auto_done"})
+        verdict = judge_claim(
+            {**state, "goal_parts": parts}, {"answer": "", "success": True, "source": "auto_done"}
+        )
         update.update(
             verdict, stage=promote(stage, "verify"), _note=f"auto_done: {verdict['terminal_reason']}"
         )

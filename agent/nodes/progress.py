@@ -38,6 +38,7 @@ async def progress(state: AgentState, ctx: Context) -> dict[str, Any]:
             "target": last.get("target"),
             "status": last.get("status"),
             "message": last.get("message"),
+            "effect": (last.get("effect") or {}).get("summary"),
             "url": last.get("url") or state.get("url", ""),
             "usage": state.get("usage") or {},
         }

@@ -325,12 +325,44 @@ def header_view(run_dir: Path, loaded: LoadedRun) -> Block:
     }
 
 
+def proof_view(result: dict[str, Any]) -> Block | None:
+    """Each goal part with the evidence that proves it (quote, element, URL, step), or why it is missing."""
+    parts = [as_dict(p) for p in result.get("goal_parts") or []]
+    evidence = [as_dict(e) for e in result.get("evidence") or []]
+    if not parts and not evidence:
+        return None
+    rows = []
+    for part in parts or [{"id": e.get("part"), "kind": e.get("kind"), "text": ""} for e in evidence]:
+        found = [e for e in evidence if e.get("part") == part.get("id")]
+        rows.append(
+            {
+                "part": short(part.get("text") or part.get("id"), 300),
+                "kind": as_text(part.get("kind")),
+                "proofs": [
+                    {
+                        "quote": short(e.get("quote"), 300),
+                        "element": short(e.get("element"), 120),
+                        "step": as_text(e.get("step")),
+                        "url": link(as_text(e.get("url")), 120),
+                    }
+                    for e in found
+                ],
+            }
+        )
+    return {
+        "rows": rows,
+        "missing": [short(m, 400) for m in result.get("missing") or []],
+        "candidate": short(result.get("candidate_answer"), 500) if result.get("candidate_answer") else "",
+    }
+
+
 def report_view(run_dir: Path, embed_limit_bytes: int) -> Block:
     """Everything the template needs for one run directory."""
     loaded = load_run(run_dir)
     sources = image_sources(run_dir, loaded.records, embed_limit_bytes)
     return {
         "header": header_view(run_dir, loaded),
+        "proof": proof_view(loaded.result or {}),
         "steps": [step_view(step, i, sources) for i, step in enumerate(group_steps(loaded.records))],
         "raw_rows": raw_rows(loaded.records),
         "record_count": len(loaded.records),

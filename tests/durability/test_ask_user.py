@@ -80,12 +80,13 @@ def test_ask_user_at_the_terminal_and_without_one(click_site, record_dir):
             term.expect(QUESTION, 90)
             term.expect(r"your answer", 10)
             term.sendline("teal, please")
-            assert term.wait(90) == 0, term.text[-2000:]
+            # nothing on the page was picked: the model's claim is recorded but not verified (exit 1)
+            assert term.wait(90) == 1, term.text[-2000:]
         thread.join(120)
 
     answered = one_json_object(term.stdout)
-    assert answered["terminal_type"] == "goal_satisfied"
-    assert answered["final_answer"] == "You want the teal widget."
+    assert (answered["terminal_type"], answered["terminal_reason"]) == ("goal_failed", "unverified")
+    assert answered["candidate_answer"] == "You want the teal widget." and answered["final_answer"] is None
     assert answered["usage"]["calls"] >= 3 and answered["usage"]["total_tokens"] > 0
     records = assert_trace_intact(record_dir / "asked")
     assert [r["note"] for r in records if r["node"] == "ask_user"] == [f"asked: {QUESTION}"]

@@ -108,8 +108,24 @@ def test_judge_claim_needs_evidence():
     assert judge_claim(answer_state, {"answer": ""})["terminal_reason"] == "answer_not_found"
     action_state = {"task_mode": "browse", "goal_kind": "action", "observation": OBS, "history": []}
     assert judge_claim(action_state, {"answer": "done"})["terminal_reason"] == "stage_not_advanced"
-    ok = {**action_state, "history": [{"status": "success", "action": "click"}]}
-    assert judge_claim(ok, {"answer": "logged in"})["terminal_type"] == "goal_satisfied"
+    # a successful step proves nothing by itself: the goal's parts need recorded effects
+    bare = {**action_state, "goal": "click Sign in", "history": [{"status": "success", "action": "click"}]}
+    unproven = judge_claim(bare, {"answer": "logged in"})
+    assert (unproven["terminal_type"], unproven["terminal_reason"]) == ("goal_failed", "unverified")
+    assert unproven["final_answer"] is None and unproven["candidate_answer"] == "logged in"
+    assert unproven["missing"]
+    clicked = {
+        "status": "success",
+        "action": "click",
+        "step": 1,
+        "target": 'button "Sign in"',
+        "plan_step": 'Click "Sign in"',
+        "effect": {"changed": True, "errors": [], "summary": "appeared: Welcome", "url": OBS["url"]},
+    }
+    ok = {**bare, "history": [clicked]}
+    proven = judge_claim(ok, {"answer": "logged in"})
+    assert proven["terminal_type"] == "goal_satisfied"
+    assert proven["goal_evidence"][0]["quote"] == "appeared: Welcome"
     failed_last = {**action_state, "history": [{"status": "success"}, {"status": "failure", "message": "x"}]}
     assert judge_claim(failed_last, {"answer": "ok"})["terminal_type"] == "goal_failed"
     gave_up = judge_claim(
@@ -324,11 +340,43 @@ def test_routing_and_limits():
 
 
 async def test_auto_done_ends_a_verified_action_goal_only_when_enabled(tmp_path):
-    done = [{"status": "success", "action": "click", "target": 'button "Sign in"', "args": {}}]
+    done = [
+        {
+            "status": "success",
+            "action": "type",
+            "step": 1,
+            "target": 'textbox "Username"',
+            "args": {"text": "alice"},
+            "effect": {"changed": True, "errors": [], "target": {"value": "alice"}},
+        },
+        {
+            "status": "success",
+            "action": "type",
+            "step": 2,
+            "target": 'textbox "Password"',
+            "args": {"text": "secret"},
+            "effect": {
+                "changed": True,
+                "errors": [],
+                "target": {"value": "••••••", "value_len": 6, "secret": True},
+            },
+        },
+        {
+            "status": "success",
+            "action": "click",
+            "step": 3,
+            "target": 'button "Sign in"',
+            "args": {},
+            "effect": {"changed": True, "errors": [], "appeared": ["Welcome, alice"], "summary": "appeared"},
+        },
+    ]
     state = base_state(tmp_path, stage="verify", history=done, plan=[])
     assert not (await goal_check(state, rt())).get("terminal_type")
     update = await goal_check(state, rt(auto_done=True))
     assert (update["terminal_type"], update["terminal_reason"]) == ("goal_satisfied", "action_verified")
+    # a click with no recorded effect proves no login: the run is not satisfied
+    unproven = base_state(tmp_path, stage="verify", history=done[-1:], plan=[])
+    assert (await goal_check(unproven, rt(auto_done=True)))["terminal_reason"] == "unverified"
     queued = base_state(tmp_path, stage="verify", history=done, plan=['Click "Next"'])
     assert not (await goal_check(queued, rt(auto_done=True))).get("terminal_type")
 

@@ -147,7 +147,9 @@ async def test_goal_not_understood_is_insufficient_knowledge(run):
     result, records = await run("xyzzy frobnicate the quux", "/index.html")
     assert_clean_run(result, records)
     assert (result["terminal_type"], result["terminal_reason"]) == ("goal_failed", "insufficient_knowledge")
-    assert "could not understand" in result["final_answer"]
+    # failure text goes to stop_reason; final_answer holds only a verified answer
+    assert "could not understand" in result["stop_reason"]
+    assert result["final_answer"] is None
 
 
 async def test_risky_action_without_a_person_is_denied_and_never_runs(run, session):

@@ -1,0 +1,247 @@
+// Reads what an action did, from the page itself. One function, three operations (arg.op):
+//   "before": remember the target element and start watching the page (mutations, `invalid` events);
+//   "after":  wait briefly for the DOM to go quiet, then report URL/title, the target's state and text blocks;
+//   "quote":  where a quoted text sits: its enclosing block and whether that block names the goal's subject.
+// Everything is bounded (node and text caps) and plain JSON comes back.
+async (arg) => {
+  const MAX_NODES = 4000, MAX_TEXTS = 400, TEXT_CAP = 200;
+  const norm = (s) => (s || "").replace(/\s+/g, " ").trim();
+  const low = (s) => norm(s).toLowerCase();
+  const visible = (el) => {
+    if (!el || !el.getClientRects || el.getClientRects().length === 0) return false;
+    if (el.checkVisibility) return el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true });
+    const st = getComputedStyle(el);
+    return st.visibility !== "hidden" && st.display !== "none";
+  };
+  const deepFind = (selector) => {
+    const stack = [document];
+    while (stack.length) {
+      const root = stack.pop();
+      const hit = root.querySelector(selector);
+      if (hit) return hit;
+      for (const el of root.querySelectorAll("*")) if (el.shadowRoot) stack.push(el.shadowRoot);
+    }
+    return null;
+  };
+  const parentOf = (el) => el.parentElement || (el.getRootNode && el.getRootNode().host) || null;
+  const announced = (el) => {
+    for (let n = el, i = 0; n && i < 8; n = parentOf(n), i++) {
+      const role = (n.getAttribute && n.getAttribute("role")) || "";
+      if (/^(alert|status|alertdialog|dialog)$/.test(role) || n.tagName === "DIALOG") return true;
+      if (n.getAttribute && n.getAttribute("aria-live") && n.getAttribute("aria-live") !== "off") return true;
+    }
+    return false;
+  };
+  const targetState = (el) => {
+    if (!el) return { found: false };
+    let subject = el;
+    if (el.tagName === "LABEL" && el.control) subject = el.control;
+    const tag = subject.tagName.toLowerCase();
+    const type = (subject.getAttribute("type") || "").toLowerCase();
+    const state = {
+      found: true,
+      connected: el.isConnected,
+      visible: el.isConnected && visible(el),
+      tag,
+      type,
+      role: subject.getAttribute("role") || "",
+      name: norm(subject.getAttribute("aria-label") || subject.getAttribute("name") || subject.id || "").slice(0, 80),
+      text: norm(el.innerText || el.textContent || "").slice(0, 120),
+      disabled: !!subject.disabled || subject.getAttribute("aria-disabled") === "true",
+    };
+    if ("value" in subject && (tag === "input" || tag === "textarea" || tag === "select")) {
+      const value = String(subject.value || "");
+      state.secret = type === "password";
+      state.value = state.secret ? "\u2022".repeat(Math.min(value.length, 24)) : value.slice(0, 200);
+      state.value_len = value.length;
+    } else if (subject.isContentEditable) {
+      state.value = norm(subject.innerText).slice(0, 200);
+    }
+    if (type === "checkbox" || type === "radio") state.checked = !!subject.checked;
+    else if (subject.hasAttribute("aria-checked")) state.checked = subject.getAttribute("aria-checked") === "true";
+    if (tag === "select") state.selected = [...subject.selectedOptions].map((o) => norm(o.text)).slice(0, 10);
+    else if (subject.hasAttribute("aria-selected")) state.selected = [String(subject.getAttribute("aria-selected") === "true")];
+    if (subject.hasAttribute("aria-expanded")) state.expanded = subject.getAttribute("aria-expanded") === "true";
+    if (subject.hasAttribute("aria-pressed")) state.pressed = subject.getAttribute("aria-pressed") === "true";
+    if (subject.getAttribute("aria-invalid") === "true" || (subject.validity && !subject.validity.valid && subject.matches(":user-invalid"))) {
+      state.invalid = norm(subject.validationMessage || "invalid").slice(0, 160);
+    }
+    return state;
+  };
+  const textBlocks = () => {
+    const out = [], seen = new Set();
+    const roots = [document.body || document.documentElement];
+    let visited = 0;
+    while (roots.length && out.length < MAX_TEXTS && visited < MAX_NODES) {
+      const root = roots.pop();
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node && out.length < MAX_TEXTS && visited < MAX_NODES; node = walker.nextNode()) {
+        visited++;
+        if (node.nodeType === 1) {
+          if (node.shadowRoot) roots.push(node.shadowRoot);
+          continue;
+        }
+        const text = norm(node.nodeValue);
+        if (text.length < 2) continue;
+        const el = node.parentElement;
+        if (!el || /^(SCRIPT|STYLE|NOSCRIPT|TEMPLATE|OPTION)$/.test(el.tagName)) continue;
+        const block = norm(el.innerText || text).slice(0, TEXT_CAP);
+        if (!block || seen.has(block) || !visible(el)) continue;
+        seen.add(block);
+        const r = el.getBoundingClientRect();
+        out.push({ t: block, y: Math.round(r.top + window.scrollY), x: Math.round(r.left), a: announced(el),
+                   h: !!el.closest("h1,h2,h3,[role=heading]") });
+      }
+    }
+    return out;
+  };
+  const navStatus = () => {
+    try {
+      const nav = performance.getEntriesByType("navigation")[0];
+      return nav && nav.responseStatus ? nav.responseStatus : 0;
+    } catch (e) {
+      return 0;
+    }
+  };
+  const rectOf = (el) => {
+    if (!el || !el.isConnected) return null;
+    const r = el.getBoundingClientRect();
+    return [Math.round(r.left), Math.round(r.top + window.scrollY), Math.round(r.width), Math.round(r.height)];
+  };
+
+  if (arg.op === "before") {
+    const el = arg.id == null ? null : deepFind(`[data-agent-id="${arg.id}"]`);
+    window.__wfTarget = el;
+    window.__wfToken = Math.random().toString(36).slice(2);
+    window.__wfInvalid = [];
+    window.__wfLastMutation = performance.now();
+    if (!window.__wfWatching) {
+      window.__wfWatching = true;
+      document.addEventListener("invalid", (e) => {
+        const t = e.target;
+        (window.__wfInvalid = window.__wfInvalid || []).push(
+          norm(((t && (t.labels && t.labels[0] ? t.labels[0].innerText + ": " : "")) || "") + (t && t.validationMessage || "invalid value")).slice(0, 160));
+      }, true);
+      new MutationObserver(() => { window.__wfLastMutation = performance.now(); })
+        .observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+    }
+    return { token: window.__wfToken, url: location.href, title: document.title, target: targetState(el),
+             rect: rectOf(el), texts: textBlocks(), status: navStatus() };
+  }
+
+  if (arg.op === "after") {
+    const started = performance.now();
+    const quiet = arg.quiet_ms || 120, cap = arg.max_wait_ms || 500;
+    let settled = false;
+    if (window.__wfLastMutation !== undefined) {
+      while (performance.now() - started < cap) {
+        if (performance.now() - window.__wfLastMutation >= quiet) { settled = true; break; }
+        await new Promise((r) => setTimeout(r, 30));
+      }
+    } else {
+      settled = document.readyState !== "loading";
+    }
+    const same = window.__wfToken !== undefined && window.__wfToken === arg.token;
+    let el = same ? window.__wfTarget : null;
+    if ((!el || !el.isConnected) && arg.id != null) {
+      const again = deepFind(`[data-agent-id="${arg.id}"]`);
+      if (again && same) el = again;
+    }
+    return { same_document: same, url: location.href, title: document.title,
+             target: same && window.__wfTarget ? targetState(el) : { found: false },
+             rect: same ? rectOf(el) : null, texts: textBlocks(), invalid: same ? (window.__wfInvalid || []).slice(0, 5) : [],
+             settled: settled && document.readyState === "complete", status: navStatus() };
+  }
+
+  if (arg.op === "quote") {
+    // Where does `quote` sit, and does its block also name the subject?
+    const words = (arg.subject || []).map((w) => low(w)).filter(Boolean);
+    const need = Math.min(words.length, arg.need || words.length);
+    const hits = (text) => { const t = low(text); return words.filter((w) => t.includes(w)).length; };
+    const holds = (text) => words.length === 0 || hits(text) >= need;
+    const q = low(arg.quote);
+    const HARD = /^(ASIDE|NAV|FOOTER)$/, HARD_ROLE = /^(complementary|navigation|contentinfo)$/;
+    const labelOf = (el) => {
+      // The text that labels a block from outside it: a caption, legend, aria label, a heading or dt before it.
+      const parts = [];
+      if (el.getAttribute) {
+        parts.push(el.getAttribute("aria-label") || "");
+        const by = el.getAttribute("aria-labelledby");
+        if (by) for (const id of by.split(/\s+/)) { const l = document.getElementById(id); if (l) parts.push(l.innerText || ""); }
+      }
+      for (const sel of ["caption", "legend", "thead"]) { const c = el.querySelector && el.querySelector(`:scope > ${sel}`); if (c) parts.push(c.innerText || ""); }
+      let prev = el.previousElementSibling;
+      for (let i = 0; prev && i < 3; prev = prev.previousElementSibling, i++) {
+        if (/^(H[1-6]|DT|TH|THEAD|LABEL|LEGEND|CAPTION|SUMMARY)$/.test(prev.tagName) || prev.querySelector("h1,h2,h3,h4,h5,h6")) {
+          parts.push(prev.innerText || ""); break;
+        }
+      }
+      return parts.join(" ");
+    };
+    const describe = (el) => {
+      const tag = el.tagName.toLowerCase();
+      const id = el.id ? `#${el.id}` : "";
+      const cls = typeof el.className === "string" && el.className.trim() ? "." + el.className.trim().split(/\s+/)[0] : "";
+      return `${tag}${id}${cls}`;
+    };
+    const repeated = (el) => {
+      const parent = el.parentElement;
+      if (!parent) return false;
+      if (/^(LI|TR|DD|DT)$/.test(el.tagName)) return true;
+      const sig = (n) => `${n.tagName}|${typeof n.className === "string" ? n.className : ""}`;
+      const mine = sig(el);
+      return [...parent.children].filter((c) => c !== el && sig(c) === mine).length >= 1 && el.tagName !== "P" && el.tagName !== "SPAN";
+    };
+    const judge = (start) => {
+      let foreign = null;
+      for (let n = start, depth = 0; n && depth < 30; n = parentOf(n), depth++) {
+        if (n === document.body || n === document.documentElement) break;
+        const own = (n.innerText || "") + " " + labelOf(n);
+        if (!foreign && holds(own)) return { ok: true, block: describe(n), block_text: norm(n.innerText).slice(0, 300) };
+        const role = (n.getAttribute && n.getAttribute("role")) || "";
+        if (HARD.test(n.tagName) || HARD_ROLE.test(role)) {
+          return { ok: false, block: describe(n), block_text: norm(n.innerText).slice(0, 300),
+                   why: `it sits in a ${n.tagName.toLowerCase()}${role ? " (" + role + ")" : ""} block that does not name the subject` };
+        }
+        if (foreign) {
+          // inside an item that does not name the subject: only a label of its list may name it
+          // the item's own text with its list's label (a caption, a table's header row, a heading before it)
+          const label = labelOf(n);
+          if (holds(label + " " + foreign.text)) return { ok: true, block: describe(n), block_text: norm(label + " " + foreign.text).slice(0, 300) };
+          if (n.parentElement && repeated(n)) { foreign = { block: describe(n), text: norm(n.innerText).slice(0, 300) }; continue; }
+          return { ok: false, block: foreign.block, block_text: foreign.text, why: "it sits in an item that does not name the subject" };
+        }
+        if (repeated(n) && n.parentElement) {
+          const sig = (c) => `${c.tagName}|${typeof c.className === "string" ? c.className : ""}`;
+          const siblings = [...n.parentElement.children].filter((c) => c !== n && sig(c) === sig(n));
+          if (words.length && siblings.some((c) => holds(c.innerText || ""))) {
+            return { ok: false, block: describe(n), block_text: norm(n.innerText).slice(0, 300),
+                     why: "it belongs to another item than the one the goal names" };
+          }
+          foreign = { block: describe(n), text: norm(n.innerText).slice(0, 300) };
+        }
+      }
+      const page = document.title + " " + [...document.querySelectorAll("h1")].map((h) => h.innerText).join(" ");
+      if (!foreign && holds(page)) return { ok: true, block: "page", block_text: norm(page).slice(0, 300) };
+      return { ok: false, block: foreign ? foreign.block : "page", block_text: foreign ? foreign.text : "",
+               why: "nothing around it names the subject" };
+    };
+    const found = [];
+    if (q) {
+      const walker = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_ELEMENT);
+      let visited = 0;
+      for (let el = walker.nextNode(); el && visited < MAX_NODES * 3 && found.length < 24; el = walker.nextNode()) {
+        visited++;
+        if (/^(SCRIPT|STYLE|NOSCRIPT|TEMPLATE|HEAD)$/.test(el.tagName)) continue;
+        if (!low(el.textContent).includes(q)) continue;
+        if ([...el.children].some((c) => low(c.textContent).includes(q))) continue; // a smaller element has it
+        if (!visible(el) || !low(el.innerText).includes(q)) continue;
+        found.push({ element: describe(el), text: norm(el.innerText).slice(0, 200), ...judge(el) });
+      }
+    }
+    const h1 = document.querySelector("h1");
+    return { url: location.href, title: document.title, status: navStatus(),
+             heading: h1 ? norm(h1.innerText).slice(0, 200) : "", found };
+  }
+  return null;
+}

@@ -1,0 +1,196 @@
+"""Answer evidence: a claimed answer counts only as a quote from the right block of a real page.
+
+The answer's quotable pieces (the whole text, a "Yes: ..." line, the values in it) are looked up on the live page
+(:func:`agent.browser.effects.read_quote`), which says which block holds each occurrence and whether that block
+names the goal's subject. Error pages (HTTP 4xx/5xx, an error title or heading) never give answers; the agent's
+own messages are never searched. Without a live page the observation's text lines stand in for the blocks.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from agent.planning.verify.parts import GoalPart
+
+NOT_ON_PAGE = "is not on the page"
+_ERROR_PAGE = re.compile(
+    r"\b(?:[45]\d\d\b|not\s+found|page\s+(?:not|does\s*n[o']t|cannot\s+be)\s+(?:be\s+)?found|server\s+error|"
+    r"internal\s+error|forbidden|bad\s+gateway|service\s+unavailable|unauthori[sz]ed|something\s+went\s+wrong|"
+    r"^error\b)",
+    re.I,
+)
+_VALUE = re.compile(
+    r"[$€£]\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?\s?(?:[$€£]|usd|eur|gbp)|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|"
+    r"\b\d{4}-\d{2}-\d{2}\b|\b\d+(?:[.,]\d+)+\b|\b\d{2,}\b",
+    re.I,
+)
+
+
+def _norm(text: Any) -> str:
+    return " ".join(str(text or "").lower().split())
+
+
+def answer_for(part: GoalPart, questions: list[GoalPart], answer: str) -> str:
+    """This question's share of an answer that may cover several questions ("q1: a1; q2: a2")."""
+    if len(questions) < 2:
+        return answer.strip()
+    low = answer.lower()
+    start = low.find(f"{str(part.get('question') or '').lower()}:")
+    if start < 0:
+        return answer.strip()
+    start += len(str(part.get("question") or "")) + 1
+    ends = [low.find(f"; {str(q.get('question') or '').lower()}:", start) for q in questions if q is not part]
+    end = min([e for e in ends if e >= 0], default=len(answer))
+    return answer[start:end].strip()
+
+
+def quote_candidates(part: GoalPart, text: str) -> list[str]:
+    """The pieces of an answer that must be found on the page, most specific claim first."""
+    kind = part.get("answer_kind")
+    text = text.strip()
+    if not text:
+        return []
+    if kind in ("list", "superlative"):
+        # "Name (price)" / "Name (Rated 4.6 out of 5 (175 reviews))": the name is what the page must show
+        pieces = [re.sub(r"\s+\(.*$", "", p).strip(" .…") for p in re.split(r";\s*", text)]
+        return [p for p in pieces if p and not re.match(r"^\(?\d+ in total", p)][:6]
+    if kind == "count":
+        number = re.search(r"\d+", text)
+        return [number.group(0)] if number else []
+    body = re.sub(r"^(?:yes|no)\s*:\s*", "", text, flags=re.I)
+    found = [body[:200]] if len(body) <= 200 else []
+    found += [p.strip() for p in re.split(r"\s+[—–-]\s+", body) if p.strip() and p.strip() != body][:2]
+    sentences = [p.strip() for p in re.split(r"(?<=[.!?])\s+", body) if len(p.strip()) > 3]
+    found += sentences[:3] if len(sentences) > 1 else []  # an answer joined from several lines of the page
+    found += [m.group(0).strip() for m in _VALUE.finditer(body)]
+    return list(dict.fromkeys(found))[:8]
+
+
+def error_page(observation: dict[str, Any], readings: dict[str, dict[str, Any] | None]) -> str:
+    """Why the current page is an error page ('' when it is not)."""
+    for reading in readings.values():
+        if reading and int(reading.get("status") or 0) >= 400:
+            return f"the page answered HTTP {reading['status']}"
+    heads = [observation.get("title") or ""]
+    heads += [str(r.get("title") or "") for r in readings.values() if r]
+    heads += [str(r.get("heading") or "") for r in readings.values() if r]
+    for head in heads:
+        if head and len(head) <= 120 and _ERROR_PAGE.search(head):
+            return f"the page is an error page ({head[:80]!r})"
+    if observation.get("page_type") == "error":
+        return "the page is an error page"
+    return ""
+
+
+_SEARCH_KEYS = frozenset(
+    {"q", "query", "search", "s", "k", "keyword", "keywords", "search_query", "searchterm"}
+)
+
+
+def results_listing(url: str) -> bool:
+    """A search results page, told by its address (a search query in it, or a /search or /results path); a page
+    that merely has a search box is not one."""
+    try:
+        parts = urlsplit(url or "")
+    except ValueError:
+        return False
+    if re.search(r"/(?:search|results?)(?:/|$|\.)", parts.path.lower()):
+        return True
+    return bool({k.lower() for k in parse_qs(parts.query)} & _SEARCH_KEYS)
+
+
+def _offline_blocks(quote: str, part: GoalPart, observation: dict[str, Any]) -> list[dict[str, Any]]:
+    """Without a live page: the observation's text lines as blocks (the line before it counts as its label)."""
+    lines = [line.strip() for line in str(observation.get("page_text") or "").splitlines() if line.strip()]
+    words = [w.lower() for w in part.get("subject") or []]
+    need = int(part.get("need") or len(words))
+    found = []
+    for n, line in enumerate(lines):
+        if _norm(quote) not in _norm(line):
+            continue
+        block = " ".join(lines[max(0, n - 1) : n + 1] + [str(observation.get("title") or "")]).lower()
+        ok = not words or sum(1 for w in words if w in block) >= need
+        found.append(
+            {
+                "element": "text line",
+                "text": line[:200],
+                "ok": ok,
+                "block": "line",
+                "why": "the line does not name the subject",
+            }
+        )
+    return found
+
+
+def answer_evidence(
+    part: GoalPart,
+    questions: list[GoalPart],
+    answer: str,
+    observation: dict[str, Any],
+    readings: dict[str, dict[str, Any] | None],
+    step: int,
+) -> tuple[dict[str, Any] | None, str]:
+    """(evidence, '') for a grounded answer, else (None, what is missing)."""
+    text = answer_for(part, questions, answer)
+    label = f"the answer to {part.get('question')!r}"
+    if not text:
+        return None, f"{label}: no answer was given"
+    kind = part.get("answer_kind")
+    wanted = quote_candidates(part, text)
+    mine = {q: readings.get(q) for q in wanted}
+    broken = error_page(observation, mine)
+    if broken:
+        return None, f"{label}: {broken}, which answers nothing"
+    url = str(observation.get("url") or "")
+    if kind in ("attribute", "generic") and results_listing(url):
+        return None, f"{label}: {text[:80]!r} comes from a search results listing, not from the page about it"
+
+    def proof(quote: str, element: str) -> dict[str, Any]:
+        return {
+            "part": part.get("id", ""),
+            "kind": "answer",
+            "step": step,
+            "url": url,
+            "element": element,
+            "quote": quote[:300],
+        }
+
+    if kind == "title":
+        title = str(observation.get("title") or "")
+        if title and _norm(title) in _norm(text) or _norm(text) == _norm(title):
+            return proof(title, "title"), ""
+        return None, f"{label}: {text!r} is not the page title"
+    if kind == "url":
+        return (
+            (proof(url, "url"), "")
+            if url and url in text
+            else (None, f"{label}: {text!r} is not the page URL")
+        )
+    if not wanted:
+        return None, f"{label}: {text!r} quotes nothing from the page"
+    located = {
+        q: (mine[q] or {}).get("found") if mine[q] is not None else _offline_blocks(q, part, observation)
+        for q in wanted
+    }
+    if kind in ("list", "superlative"):
+        missing = [q for q in wanted if not located[q]]
+        if missing:
+            return None, f"{label}: {missing[0]!r} {NOT_ON_PAGE}"
+        first = located[wanted[0]][0]
+        return proof("; ".join(wanted), str(first.get("element") or "")), ""
+    if kind == "count":
+        return proof(f"{wanted[0]} (counted on the page)", "page"), ""
+    why = ""
+    for quote in wanted:
+        for place in located[quote] or []:
+            if place.get("ok") or kind in ("heading", "message"):
+                return proof(quote, f"{place.get('element')} in {place.get('block')}"), ""
+            why = (
+                why
+                or f"{label}: {quote!r} was found, but {place.get('why') or 'not next to the subject'} ({' '.join(part.get('subject') or [])})"
+            )
+    if why:
+        return None, why
+    return None, f"{label}: {text[:120]!r} {NOT_ON_PAGE}"

@@ -1,0 +1,273 @@
+"""Goal parts: the goal broken once into conditions that recorded evidence can prove or not.
+
+Kinds: ``answer`` (a question to answer from the page), ``field`` (a field set to a value), ``option`` (an
+option chosen in a dropdown), ``check`` (a box ticked or cleared), ``choose`` (an item picked), ``click`` (a
+control activated), ``submit`` / ``login`` (a form sent; a login is proven by the page after it),
+``destination`` (a place to end up), ``search`` (results for a query), ``step`` (a plain step such as a
+scroll) and ``task`` (a clause the offline grammar does not understand; a model planner may still carry it out).
+The offline parser (:func:`agent.planning.offline.parse_goal`) does the reading; nothing here knows any site.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from typing_extensions import TypedDict
+
+from agent.evidence import keywords
+from agent.planning.offline import parse_goal
+from agent.planning.offline.intents import (
+    Ask,
+    Choose,
+    Click,
+    GoBack,
+    GoForward,
+    Intent,
+    Navigate,
+    PressKey,
+    Search,
+    SelectOption,
+    SetCheck,
+    Submit,
+    TypeText,
+    is_secret_field,
+)
+from agent.planning.offline.questions import analyze
+
+
+class GoalPart(TypedDict, total=False):
+    """One checkable condition of the goal (plain values: it lives in graph state)."""
+
+    id: str  # p1, p2, ... in goal order
+    kind: (
+        str  # answer | field | option | check | choose | click | submit | login | destination | search | ...
+    )
+    text: str  # what must be shown, for people ("the field "email" holds ada@example.com")
+    step: str  # the offline plan step that carries it out (matches history items' plan_step)
+    target: str  # the element or place the goal names
+    value: str  # the value to type / option to choose / query / URL / username for a login
+    on: bool  # check: ticked (True) or cleared (False)
+    secret: bool  # the value must never be shown
+    question: str  # answer: the question
+    answer_kind: str  # answer: count | list | message | title | url | heading | attribute | generic | ...
+    subject: list[str]  # answer: words the block holding the answer must name
+    need: int  # answer: how many subject words are enough
+    action: str  # step: the browser action that carries it out (press_key, go_back, go_forward)
+    describes: bool  # the goal describes a value instead of giving it: no typed text can prove it
+
+
+_DESCRIPTION = re.compile(
+    r"^(?:a|an|any|some|one|the)\s+(?:\w+\s+){0,2}?(?:that|which|who|whose|where)\s+\w+", re.I
+)
+_AUXILIARIES = frozenset(
+    "do does did can could should would will shall may might must has have had am".split()
+)
+_USER_FIELD = re.compile(r"user|e-?mail|login|account|name", re.I)
+_LOGIN_WORDS = re.compile(r"\b(?:log\s*-?\s*in|sign\s*-?\s*in|login|signin)\b", re.I)
+_QUESTION = re.compile(
+    r"^(?:what|which|who|whom|whose|when|where|why|how|tell|find|list|name|count|is|are|does)\b", re.I
+)
+_CLAUSE_SPLIT = re.compile(
+    r"\s*(?:[;\n]|,\s*(?:and\s+)?(?:then\s+)?|\band\s+then\b|\bthen\b|\band\b)\s*", re.I
+)
+
+
+def answer_part(question: str) -> GoalPart:
+    """An answer part: what kind of answer, and the subject its block must name."""
+    query = analyze(question)
+    subject: list[str] = []
+    need = 0
+    if query.kind == "attribute":
+        if query.entity:
+            subject = keywords(query.entity)
+            need = len(subject) if len(subject) <= 2 else math.ceil(len(subject) * 2 / 3)
+        else:
+            subject = keywords(query.attr)
+            need = min(1, len(subject))
+    elif query.kind == "generic":
+        subject = [w for w in keywords(question) if w not in _AUXILIARIES]
+        need = math.ceil(len(subject) / 2)
+    return {
+        "kind": "answer",
+        "text": f"an answer to {question!r} quoted from the page",
+        "question": question,
+        "answer_kind": query.kind,
+        "subject": subject,
+        "need": need,
+    }
+
+
+def _intent_part(intent: Intent, login: bool, username: str) -> GoalPart | None:
+    step = intent.step()
+    if isinstance(intent, Ask):
+        return {**answer_part(intent.question), "step": step}
+    if isinstance(intent, TypeText):
+        secret = is_secret_field(intent.field)
+        shown = "•" * 6 if secret else intent.text
+        if _DESCRIPTION.match(intent.text):
+            # "an item that starts with An": the goal describes a value; typing the description proves nothing
+            return {
+                "kind": "task",
+                "step": step,
+                "target": intent.text,
+                "text": f"a value that is {intent.text!r} (the goal describes it, it does not give it)",
+                "describes": True,
+            }
+        return {
+            "kind": "field",
+            "step": step,
+            "target": intent.field,
+            "value": intent.text,
+            "secret": secret,
+            "text": f"the {intent.field or 'field'} holds {shown}",
+        }
+    if isinstance(intent, SelectOption):
+        return {
+            "kind": "option",
+            "step": step,
+            "target": intent.field,
+            "value": intent.option,
+            "text": f"{intent.option!r} is selected" + (f" in {intent.field!r}" if intent.field else ""),
+        }
+    if isinstance(intent, SetCheck):
+        state = "ticked" if intent.on else "cleared"
+        return {
+            "kind": "check",
+            "step": step,
+            "target": intent.target,
+            "on": intent.on,
+            "text": f"{intent.target!r} is {state}",
+        }
+    if isinstance(intent, Choose):
+        return {
+            "kind": "choose",
+            "step": step,
+            "target": intent.target,
+            "text": f"{intent.target!r} is chosen",
+        }
+    if isinstance(intent, Submit) or (
+        isinstance(intent, Click) and login and _LOGIN_WORDS.search(intent.target)
+    ):
+        if login:
+            return {
+                "kind": "login",
+                "step": step,
+                "value": username,
+                "text": "the page after the login shows a signed-in user",
+            }
+        return {
+            "kind": "submit",
+            "step": step,
+            "text": "the form was sent and the page answered without an error",
+        }
+    if isinstance(intent, Click):
+        what = intent.target or f"{intent.noun or 'result'} #{intent.ordinal}"
+        return {
+            "kind": "click",
+            "step": step,
+            "target": intent.target,
+            "text": f"clicking {what!r} changed the page",
+        }
+    if isinstance(intent, Navigate):
+        return {
+            "kind": "destination",
+            "step": step,
+            "value": intent.url,
+            "text": f"the browser reached {intent.url}",
+        }
+    if isinstance(intent, Search):
+        return {
+            "kind": "search",
+            "step": step,
+            "value": intent.query,
+            "text": f"results for {intent.query!r} are shown",
+        }
+    if isinstance(intent, PressKey | GoBack | GoForward):
+        action = {PressKey: "press_key", GoBack: "go_back", GoForward: "go_forward"}[type(intent)]
+        return {"kind": "step", "step": step, "action": action, "text": f"{step} ran"}
+    return None  # scrolling, waiting, dismissing a banner: means to an end, not conditions of the goal
+
+
+def _clause_parts(clause: str) -> list[GoalPart]:
+    """Parts for a clause the grammar did not understand: each sub-clause must show an effect."""
+    parts: list[GoalPart] = []
+    for piece in (p.strip(" .") for p in _CLAUSE_SPLIT.split(clause)):
+        if not piece:
+            continue
+        if _LOGIN_WORDS.match(piece):
+            parts.append(
+                {
+                    "kind": "login",
+                    "step": "",
+                    "value": "",
+                    "text": f"{piece!r}: the page shows a signed-in user",
+                }
+            )
+        elif _QUESTION.match(piece):
+            parts.append({**answer_part(piece), "step": ""})
+        elif keywords(piece):
+            parts.append({"kind": "task", "step": "", "target": piece, "text": f"{piece!r} was carried out"})
+    return parts
+
+
+_TAIL = re.compile(
+    r"(?:,|;|\band\b|\bthen\b)\s*(?:then\s+)?(?P<tail>[a-z][\w-]*\b.*?)(?=(?:,|;|\band\b|\bthen\b)|$)", re.I
+)
+
+
+def dropped_clauses(goal: str, intents: list[Intent]) -> list[str]:
+    """Clauses after 'and' / 'then' / a comma whose first word no intent covers: a reading that swallowed
+    "... with password pw1 and create a page" must not lose "create a page"."""
+    covered = " ".join(
+        [i.step().lower() for i in intents] + [str(v).lower() for i in intents for v in vars(i).values()]
+    )
+    dropped = []
+    for match in _TAIL.finditer(goal):
+        tail = match.group("tail").strip(" .")
+        first = tail.split()[0].lower() if tail.split() else ""
+        if first and keywords(first) and first not in covered:
+            dropped.append(tail)
+    return dropped
+
+
+def goal_parts(goal: str) -> list[GoalPart]:
+    """The goal's checkable parts, in goal order (empty for an empty goal)."""
+    parsed = parse_goal(goal)
+    intents = list(parsed.intents)
+    login = any(isinstance(i, Submit) and i.purpose == "login" for i in intents) or (
+        any(isinstance(i, TypeText) and is_secret_field(i.field) for i in intents)
+        and any(isinstance(i, Click) and _LOGIN_WORDS.search(i.target) for i in intents)
+    )
+    username = next(
+        (
+            i.text
+            for i in intents
+            if isinstance(i, TypeText) and _USER_FIELD.search(i.field) and not is_secret_field(i.field)
+        ),
+        "",
+    )
+    parts: list[GoalPart] = []
+    for intent in intents:
+        part = _intent_part(intent, login, username)
+        if part is not None:
+            parts.append(part)
+    for clause in parsed.unknown:
+        if clause != "(empty goal)":
+            parts.extend(_clause_parts(clause))
+    if intents:
+        for clause in dropped_clauses(goal, intents):
+            parts.extend(_clause_parts(clause))
+    for n, part in enumerate(parts, start=1):
+        part["id"] = f"p{n}"
+    return parts
+
+
+def describe_parts(parts: list[GoalPart]) -> list[dict[str, Any]]:
+    """The parts as shown in records (secret values masked)."""
+    shown = []
+    for part in parts:
+        item = {k: v for k, v in part.items() if k in ("id", "kind", "text")}
+        shown.append(item)
+    return shown
