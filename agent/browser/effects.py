@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections import Counter
 from typing import Any
 
 from agent.browser.scripts import browser_script
@@ -88,6 +89,18 @@ async def read_quote(
     return {**readings[0], "found": [f for r in readings for f in r.get("found") or []]}
 
 
+def _extra_texts(texts: list[dict[str, Any]], baseline: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Texts of ``texts`` beyond those in ``baseline``, counted per text: a status line that now repeats a
+    button's label ("ONE") is new even though the same words were on the page before."""
+    spare = Counter(t.get("t") for t in texts) - Counter(t.get("t") for t in baseline)
+    out = []
+    for t in texts:
+        if spare[t.get("t")] > 0:
+            spare[t.get("t")] -= 1
+            out.append(t)
+    return out
+
+
 def _near(text: dict[str, Any], rect: list[int] | None) -> bool:
     if not rect:
         return False
@@ -136,12 +149,10 @@ def read_effect_from(
     status = int(after.get("status") or 0)
     if not same and status >= 400:
         effect["http_status"] = status
-    old = {t.get("t") for t in before.get("texts") or []}
-    new = {t.get("t") for t in after.get("texts") or []}
     rect = after.get("rect") or before.get("rect")
-    fresh = [t for t in after.get("texts") or [] if t.get("t") not in old]
+    fresh = _extra_texts(after.get("texts") or [], before.get("texts") or [])
     fresh.sort(key=lambda t: (not t.get("a"), not t.get("h"), not _near(t, rect)))
-    gone = [t for t in before.get("texts") or [] if t.get("t") not in new]
+    gone = _extra_texts(before.get("texts") or [], after.get("texts") or [])
     effect["appeared"] = [str(t["t"]) for t in fresh[:MAX_LISTED]]
     effect["disappeared"] = [str(t["t"]) for t in gone[: MAX_LISTED // 2]] if same else []
     # an error is new text announced by the page (alert/status/live region) or, in the same document, any new

@@ -86,8 +86,8 @@ async (arg) => {
         const el = node.parentElement;
         if (!el || /^(SCRIPT|STYLE|NOSCRIPT|TEMPLATE|OPTION)$/.test(el.tagName)) continue;
         const block = norm(el.innerText || text).slice(0, TEXT_CAP);
-        if (!block || seen.has(block) || !visible(el)) continue;
-        seen.add(block);
+        if (!block || seen.has(el) || !visible(el)) continue;
+        seen.add(el);
         const r = el.getBoundingClientRect();
         out.push({ t: block, y: Math.round(r.top + window.scrollY), x: Math.round(r.left), a: announced(el),
                    h: !!el.closest("h1,h2,h3,[role=heading]") });
