@@ -15,6 +15,9 @@ What a resumed run gets back, and what it does not:
   the recorded result of an ``execute`` step that finished before the crash (it is reused, not re-run);
 - an approved risky action that was running when the process died is **not** run again: its outcome is
   unknown, so it is recorded as a failed step and the agent looks at the page again (and asks again);
+- an action that was running when the run was stopped cleanly (Ctrl-C, SIGTERM, a cancelled task) is not run
+  again either: the stop lets it finish (within its own time limit) and notes its result, which the resumed
+  run replays;
 - a new Chromium is started and the recorded URL of the active tab is reopened. Lost with the old browser:
   cookies and session/local storage of the killed browser, other tabs, form values typed but not submitted,
   scroll position and any in-page script state. A site that needed a login may need it again.
@@ -43,6 +46,7 @@ from agent.config import context_from_any
 from agent.context import Context
 from agent.graph import build_graph, recursion_limit_for
 from agent.records import (
+    clear_inflight,
     live_owner,
     new_run_id,
     recorder_for,
@@ -205,6 +209,7 @@ async def _finish(
             write_status(run_dir, "stopped", note=result["stop_reason"])
     else:
         write_status(run_dir, "finished", terminal_type=values.get("terminal_type"))
+        clear_inflight(run_dir)
     if forced is not None or not values.get("terminal_type"):
         write_report_safely(run_dir)  # finalize did not run, so the report is not written yet
     release_runtime(run_id)  # a paused run builds its planning services again when it resumes
@@ -369,6 +374,7 @@ async def resume_run(
     elif not snapshot.next:
         if values.get("terminal_type"):
             write_status(run_dir, "finished", terminal_type=values.get("terminal_type"))
+            clear_inflight(run_dir)
         return _saved_result(run_dir) or result_object(values)
     return await _run_with_checkpointer(
         run_id, run_dir, ctx, first_input, on_event, on_interrupt, None if stranded else restart_clock
