@@ -30,6 +30,7 @@ is still driving.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from collections.abc import Awaitable, Callable
@@ -218,6 +219,39 @@ async def _finish(
     return result
 
 
+class _PendingWrites:
+    """Counts one saver's checkpoint writes in progress, so a stopped run can let them finish.
+
+    A run stopped inside a node has LangGraph save the node's error from a done-callback, in a task no one
+    awaits; closing the database under that write can leave the file locked for a resume in this process.
+    """
+
+    def __init__(self, saver: Any) -> None:
+        self.count = 0
+        self.idle = asyncio.Event()
+        self.idle.set()
+        for name in ("aput", "aput_writes"):
+            setattr(saver, name, self._counted(getattr(saver, name)))
+
+    def _counted(self, write: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+        async def counted(*args: Any, **kwargs: Any) -> Any:
+            self.count += 1
+            self.idle.clear()
+            try:
+                return await write(*args, **kwargs)
+            finally:
+                self.count -= 1
+                if self.count == 0:
+                    self.idle.set()
+
+        return counted
+
+    async def settle(self, timeout: float = 10.0) -> None:
+        await asyncio.sleep(0)  # a write scheduled just now starts first
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.idle.wait(), timeout)
+
+
 async def _run_with_checkpointer(
     run_id: str,
     run_dir: Path,
@@ -230,6 +264,7 @@ async def _run_with_checkpointer(
     config = {"configurable": {"thread_id": run_id}, "recursion_limit": recursion_limit_for(ctx.max_steps)}
     write_status(run_dir, "running")
     async with AsyncSqliteSaver.from_conn_string(str(_checkpoint_path(run_dir))) as saver:
+        writes = _PendingWrites(saver)
         graph = build_graph(checkpointer=saver)
         if before is not None:
             await before(graph, config)
@@ -247,6 +282,7 @@ async def _run_with_checkpointer(
             release_runtime(run_id)
             if not ctx.keep_browser_open:
                 await asyncio.shield(registry.close(run_id))
+            await asyncio.shield(writes.settle())
             raise
         return await _finish(graph, config, run_dir, run_id, stop_note, forced, ctx)
 
