@@ -90,18 +90,25 @@ async def test_a_task_cancelled_mid_click_finishes_the_click_and_resume_does_not
     _assert_pressed_and_recorded_once(click_site, run_dir, "midclick-delta")
 
 
-def test_ctrl_c_mid_click_through_the_cli_then_resume_presses_once(click_site, record_dir):
-    """The same through the real CLI: SIGINT (what Ctrl-C sends) while the click's request is in flight."""
+@pytest.mark.parametrize(
+    ("stop", "exit_code", "run_id"),
+    [(signal.SIGINT, 130, "ctrlc"), (signal.SIGTERM, 143, "sigterm")],
+)
+def test_a_cli_run_stopped_mid_click_then_resumed_presses_once(
+    click_site, record_dir, stop, exit_code, run_id
+):
+    """The same through the real CLI: SIGINT (what Ctrl-C sends) or SIGTERM while the click's request is in
+    flight."""
     rd = ["--record-dir", str(record_dir)]
     proc = start_cli(
-        "run", GOAL, "--start-url", click_site.url("steps.html?run=cliclick&delay=2"), "--run-id", "cliclick",
+        "run", GOAL, "--start-url", click_site.url(f"steps.html?run={run_id}&delay=2"), "--run-id", run_id,
         "--json", "--max-seconds", "120", *rd,
     )  # fmt: skip
     try:
-        wait_for(lambda: click_site.count("cliclick-delta") or proc.poll() is not None, 120, "the click")
-        assert proc.poll() is None and not executed(record_dir / "cliclick", 1)
+        wait_for(lambda: click_site.count(f"{run_id}-delta") or proc.poll() is not None, 120, "the click")
+        assert proc.poll() is None and not executed(record_dir / run_id, 1)
         stopped_at = time.monotonic()
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(stop)
         out, err = proc.communicate(timeout=60)
         waited = time.monotonic() - stopped_at
     finally:
@@ -109,15 +116,15 @@ def test_ctrl_c_mid_click_through_the_cli_then_resume_presses_once(click_site, r
             proc.kill()
             proc.communicate(timeout=30)
         _kill_session(proc.pid)
-    assert proc.returncode == 130, err[-2000:]
-    assert waited < 6.0 + 8.0 + 5.0  # bounded by the action's own budget (action + navigation + headroom)
-    assert "continue with: python -m agent resume cliclick --record-dir" in err
+    assert proc.returncode == exit_code, err[-2000:]
+    assert waited < action_budget(Context())  # the CLI's default settings: the stop waits for the action only
+    assert f"continue with: python -m agent resume {run_id} --record-dir" in err
     stopped = one_json_object(out)
     assert stopped["status"] == "unfinished" and stopped["terminal_type"] is None
-    assert read_inflight(record_dir / "cliclick").get("completed") is True
-    assert read_trace(record_dir / "cliclick")[-1]["node"] != "execute"
+    assert read_inflight(record_dir / run_id).get("completed") is True
+    assert read_trace(record_dir / run_id)[-1]["node"] != "execute"
 
-    done = run_cli("resume", "cliclick", "--json", *rd)
+    done = run_cli("resume", run_id, "--json", *rd)
     assert done.returncode == 0, done.stderr[-3000:]
     assert one_json_object(done.stdout)["terminal_type"] == "goal_satisfied"
-    _assert_pressed_and_recorded_once(click_site, record_dir / "cliclick", "cliclick-delta")
+    _assert_pressed_and_recorded_once(click_site, record_dir / run_id, f"{run_id}-delta")
