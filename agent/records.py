@@ -8,7 +8,10 @@ Besides the records proper, a run directory holds two small bookkeeping files:
 - ``status.json``: what the run is doing now (``running`` with the process id, ``paused`` at a question with
   the question, ``stopped``, ``finished``); ``python -m agent runs`` and ``resume`` read it;
 - ``inflight.json``: the action ``execute`` is about to run (written, fsync'ed, before it acts), so a run
-  resumed after a crash knows an action may have happened even though its trace record is missing.
+  resumed after a crash knows an action may have happened even though its trace record is missing; when the
+  run is stopped (Ctrl-C, SIGTERM, a cancelled task) while the action runs, the action finishes and its
+  result is noted here as ``completed``, so the resumed run replays it instead of acting again. A finished run
+  has none.
 """
 
 from __future__ import annotations
@@ -200,17 +203,30 @@ def live_owner(run_dir: Path) -> int | None:
     return pid if pid_alive(pid) else None
 
 
-def write_inflight(run_dir: Path, seq: int, action: dict[str, Any], risk: str | None) -> None:
-    """Note the action about to run (durably) before running it. Never raises."""
+def write_inflight(
+    run_dir: Path,
+    seq: int,
+    action: dict[str, Any],
+    risk: str | None,
+    result: dict[str, Any] | None = None,
+) -> None:
+    """Note the action about to run (durably) before running it; or, with ``result``, note that it finished
+    with that result although the run was stopped before recording it (so a resume replays it). Never raises."""
+    note: dict[str, Any] = {"seq": int(seq), "action": action, "risk": risk, "pid": os.getpid()}
+    if result is not None:
+        note.update(completed=True, result=result)
     with contextlib.suppress(OSError):
-        _write_json_atomic(
-            Path(run_dir) / INFLIGHT_NAME,
-            {"seq": int(seq), "action": action, "risk": risk, "pid": os.getpid(), "ts": time.time()},
-        )
+        _write_json_atomic(Path(run_dir) / INFLIGHT_NAME, {**note, "ts": time.time()})
 
 
 def read_inflight(run_dir: Path) -> dict[str, Any]:
     return _read_json(Path(run_dir) / INFLIGHT_NAME)
+
+
+def clear_inflight(run_dir: Path) -> None:
+    """A finished run has no action in flight: drop the note. Never raises."""
+    with contextlib.suppress(OSError):
+        (Path(run_dir) / INFLIGHT_NAME).unlink(missing_ok=True)
 
 
 def run_status(run_dir: Path) -> str:

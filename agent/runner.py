@@ -15,6 +15,9 @@ What a resumed run gets back, and what it does not:
   the recorded result of an ``execute`` step that finished before the crash (it is reused, not re-run);
 - an approved risky action that was running when the process died is **not** run again: its outcome is
   unknown, so it is recorded as a failed step and the agent looks at the page again (and asks again);
+- an action that was running when the run was stopped cleanly (Ctrl-C, SIGTERM, a cancelled task) is not run
+  again either: the stop lets it finish (within its own time limit) and notes its result, which the resumed
+  run replays;
 - a new Chromium is started and the recorded URL of the active tab is reopened. Lost with the old browser:
   cookies and session/local storage of the killed browser, other tabs, form values typed but not submitted,
   scroll position and any in-page script state. A site that needed a login may need it again.
@@ -27,6 +30,7 @@ is still driving.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from collections.abc import Awaitable, Callable
@@ -43,6 +47,7 @@ from agent.config import context_from_any
 from agent.context import Context
 from agent.graph import build_graph, recursion_limit_for
 from agent.records import (
+    clear_inflight,
     live_owner,
     new_run_id,
     recorder_for,
@@ -205,12 +210,46 @@ async def _finish(
             write_status(run_dir, "stopped", note=result["stop_reason"])
     else:
         write_status(run_dir, "finished", terminal_type=values.get("terminal_type"))
+        clear_inflight(run_dir)
     if forced is not None or not values.get("terminal_type"):
         write_report_safely(run_dir)  # finalize did not run, so the report is not written yet
     release_runtime(run_id)  # a paused run builds its planning services again when it resumes
     if not ctx.keep_browser_open:
         await registry.close(run_id)
     return result
+
+
+class _PendingWrites:
+    """Counts one saver's checkpoint writes in progress, so a stopped run can let them finish.
+
+    A run stopped inside a node has LangGraph save the node's error from a done-callback, in a task no one
+    awaits; closing the database under that write can leave the file locked for a resume in this process.
+    """
+
+    def __init__(self, saver: Any) -> None:
+        self.count = 0
+        self.idle = asyncio.Event()
+        self.idle.set()
+        for name in ("aput", "aput_writes"):
+            setattr(saver, name, self._counted(getattr(saver, name)))
+
+    def _counted(self, write: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+        async def counted(*args: Any, **kwargs: Any) -> Any:
+            self.count += 1
+            self.idle.clear()
+            try:
+                return await write(*args, **kwargs)
+            finally:
+                self.count -= 1
+                if self.count == 0:
+                    self.idle.set()
+
+        return counted
+
+    async def settle(self, timeout: float = 10.0) -> None:
+        await asyncio.sleep(0)  # a write scheduled just now starts first
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.idle.wait(), timeout)
 
 
 async def _run_with_checkpointer(
@@ -225,6 +264,7 @@ async def _run_with_checkpointer(
     config = {"configurable": {"thread_id": run_id}, "recursion_limit": recursion_limit_for(ctx.max_steps)}
     write_status(run_dir, "running")
     async with AsyncSqliteSaver.from_conn_string(str(_checkpoint_path(run_dir))) as saver:
+        writes = _PendingWrites(saver)
         graph = build_graph(checkpointer=saver)
         if before is not None:
             await before(graph, config)
@@ -242,6 +282,7 @@ async def _run_with_checkpointer(
             release_runtime(run_id)
             if not ctx.keep_browser_open:
                 await asyncio.shield(registry.close(run_id))
+            await asyncio.shield(writes.settle())
             raise
         return await _finish(graph, config, run_dir, run_id, stop_note, forced, ctx)
 
@@ -369,6 +410,7 @@ async def resume_run(
     elif not snapshot.next:
         if values.get("terminal_type"):
             write_status(run_dir, "finished", terminal_type=values.get("terminal_type"))
+            clear_inflight(run_dir)
         return _saved_result(run_dir) or result_object(values)
     return await _run_with_checkpointer(
         run_id, run_dir, ctx, first_input, on_event, on_interrupt, None if stranded else restart_clock

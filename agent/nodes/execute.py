@@ -10,6 +10,10 @@ recorded result is reused instead of acting again. Before acting, the action is 
 A high-risk (confirmed) action is then not run a second time: its outcome is unknown, so the step is recorded
 as a failure, the agent observes the page again and any retry goes through ``confirm`` again. Other actions
 (typing, scrolling, plain clicks) are simply run again.
+
+A clean stop (Ctrl-C, SIGTERM, a cancelled task) does not cut an action short: it finishes (within its own
+budget), its result is noted in ``inflight.json`` as completed, and then the stop goes on; the resumed run
+replays that result like a recorded one instead of acting again.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from agent.nodes.base import failed_result, graph_node, history_item, with_hint
 from agent.records import read_inflight, recorder_for, write_inflight
 from agent.runtime import ensure_session
 from agent.state import AgentState
+from agent.util.cancel import run_through_cancel
 
 AVOID_AFTER_FAILURES = 2
 
@@ -36,25 +41,49 @@ def action_budget(ctx: Context) -> float:
 
 
 def recorded_result(state: AgentState) -> dict[str, Any] | None:
-    """The result this very step produced before a crash, if the trace has it."""
+    """The result this very step produced before the run stopped: its trace record (a crash after acting)
+    or its in-flight note marked completed (a stop while acting)."""
     run_id, run_dir = state.get("run_id"), state.get("run_dir")
     if not run_id or not run_dir:
         return None
     record = recorder_for(run_id, Path(run_dir)).record(int(state.get("seq", 0)) + 1)
     if record and record.get("node") == "execute" and record.get("result"):
         return record["result"]
+    inflight = this_steps_inflight(state)
+    if inflight.get("completed") and isinstance(inflight.get("result"), dict):
+        return inflight["result"]
     return None
+
+
+def this_steps_inflight(state: AgentState) -> dict[str, Any]:
+    """The in-flight note when it is about this very step and action, else {}."""
+    run_dir = state.get("run_dir")
+    if not run_dir:
+        return {}
+    inflight = read_inflight(Path(run_dir))
+    same_step = inflight.get("seq") == int(state.get("seq", 0)) + 1
+    same_action = inflight.get("action") == _plain(state.get("proposed_action") or {})
+    return inflight if same_step and same_action else {}
 
 
 def interrupted_risky_action(state: AgentState) -> bool:
     """True when this very high-risk step was started by a process that died before recording its result."""
-    run_dir = state.get("run_dir")
-    if not run_dir or state.get("action_risk") != "high":
+    if state.get("action_risk") != "high":
         return False
-    inflight = read_inflight(Path(run_dir))
-    return inflight.get("seq") == int(state.get("seq", 0)) + 1 and inflight.get("action") == _plain(
-        state.get("proposed_action") or {}
-    )
+    inflight = this_steps_inflight(state)
+    return bool(inflight) and not inflight.get("completed")
+
+
+def note_inflight(state: AgentState, action: dict[str, Any], result: dict[str, Any] | None = None) -> None:
+    """Note durably that this step's action is about to run, or (with ``result``) that it finished."""
+    if state.get("run_dir"):
+        write_inflight(
+            Path(state["run_dir"]),
+            int(state.get("seq", 0)) + 1,
+            _plain(action),
+            state.get("action_risk"),
+            result,
+        )
 
 
 def _plain(action: dict[str, Any]) -> dict[str, Any]:
@@ -63,6 +92,31 @@ def _plain(action: dict[str, Any]) -> dict[str, Any]:
         "element_id": action.get("element_id"),
         "args": action.get("args") or {},
     }
+
+
+async def act(
+    session: Any, action: dict[str, Any], observation: dict[str, Any], ctx: Context
+) -> dict[str, Any]:
+    """Run the action in the browser within :func:`action_budget`, with its observed effect; running out is
+    a failed result."""
+    before = await read_before(session, action.get("element_id"))
+    mark = session.event_mark()
+    try:
+        result = await asyncio.wait_for(
+            execute_action(session, action, observation=observation), timeout=action_budget(ctx)
+        )
+        result = refused_navigation(result, session.blocked_since(mark))
+        return {
+            **result,
+            "effect": await read_effect(session, before, result, action.get("element_id")),
+        }
+    except TimeoutError:
+        return failed_result(
+            action,
+            "timeout",
+            f"action did not finish within {action_budget(ctx):.0f}s",
+            execution_time_ms=int(action_budget(ctx) * 1000),
+        )
 
 
 def unknown_outcome(action: dict[str, Any]) -> dict[str, Any]:
@@ -113,38 +167,18 @@ async def execute(state: AgentState, ctx: Context) -> dict[str, Any]:
     replayed = await asyncio.to_thread(recorded_result, state)  # reads the trace: off the event loop
     if replayed is not None:
         result = replayed
-        note = "result replayed from the trace (not executed twice after a resume)"
+        note = "result replayed from the run's records (not executed twice after a resume)"
     elif await asyncio.to_thread(interrupted_risky_action, state):
         result = unknown_outcome(action)
         note = "not repeated after a resume: the process stopped while this high-risk action was running"
     else:
         session = await ensure_session(state, ctx)
-        if state.get("run_dir"):
-            await asyncio.to_thread(
-                write_inflight,
-                Path(state["run_dir"]),
-                int(state.get("seq", 0)) + 1,
-                _plain(action),
-                state.get("action_risk"),
-            )  # file I/O off the event loop
-        before = await read_before(session, action.get("element_id"))
-        mark = session.event_mark()
-        try:
-            result = await asyncio.wait_for(
-                execute_action(session, action, observation=observation), timeout=action_budget(ctx)
-            )
-            result = refused_navigation(result, session.blocked_since(mark))
-            result = {
-                **result,
-                "effect": await read_effect(session, before, result, action.get("element_id")),
-            }
-        except TimeoutError:
-            result = failed_result(
-                action,
-                "timeout",
-                f"action did not finish within {action_budget(ctx):.0f}s",
-                execution_time_ms=int(action_budget(ctx) * 1000),
-            )
+        await asyncio.to_thread(note_inflight, state, action)  # file I/O off the event loop
+        result, stop = await run_through_cancel(act(session, action, observation, ctx))
+        if stop is not None:  # stopped while acting: keep the outcome for the resume, then stop
+            if session.is_alive:  # (a browser closed under it leaves the outcome unknown: note kept as is)
+                await run_through_cancel(asyncio.to_thread(note_inflight, state, action, result))
+            raise stop
         note = ""
     events = result.get("events") or []
     url_after = result.get("url_after") or state.get("url", "")

@@ -1,4 +1,5 @@
-"""start: fix the goal's kind and mode, create the run's records, open the browser at the start URL."""
+"""start: fix the goal's kind and mode, create the run's records, open the browser at the start URL (within
+the run's time budget: ``max_seconds`` counts from here, start-page load included)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from agent.nodes.base import graph_node, terminal
 from agent.records import new_run_id, valid_run_id
 from agent.runtime import ensure_session
 from agent.state import HISTORY_RESET, AgentState
-from agent.terminals import BROWSER_ERROR, INVALID_GOAL, NAVIGATION_BLOCKED
+from agent.terminals import BROWSER_ERROR, INVALID_GOAL, MAX_SECONDS, NAVIGATION_BLOCKED
 
 
 def _thread_id() -> str | None:
@@ -157,9 +158,23 @@ async def start(state: AgentState, ctx: Context) -> dict[str, Any]:
         if not check.ok:
             update.update(terminal(NAVIGATION_BLOCKED, f"start URL refused: {check.reason}"))
             return update
-        result = await execute_action(
-            session, {"action": "navigate", "element_id": None, "args": {"url": check.url}}
-        )
+        # The run's time budget covers the start page too: a page that never loads ends the run on time.
+        remaining = ctx.max_seconds - (time.time() - update["started_at"])
+        try:
+            result = await asyncio.wait_for(
+                execute_action(
+                    session, {"action": "navigate", "element_id": None, "args": {"url": check.url}}
+                ),
+                timeout=max(0.0, remaining),
+            )
+        except TimeoutError:
+            update.update(
+                terminal(
+                    MAX_SECONDS,
+                    f"time budget of {ctx.max_seconds:g}s used while opening the start URL {start_url}",
+                )
+            )
+            return update
         update["_result"] = result
         if result["status"] != "success":
             update.update(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import socket
+import time
 
 import pytest
 
@@ -91,6 +92,27 @@ def test_an_empty_goal_is_a_run_that_ends_invalid_goal(goal, record_dir, capsys)
     assert result["steps"] == 0 and "invalid goal" in result["stop_reason"]
     assert (record_dir / result["run_id"] / "result.json").exists()
     assert (record_dir / result["run_id"] / "report.html").exists()
+
+
+def test_max_seconds_covers_a_start_page_that_never_loads(site_url, record_dir, capsys):
+    """The time budget counts from the first request: a start page whose server never answers ends the run
+    after --max-seconds, not after the (longer) navigation timeout."""
+    from agent.context import Context
+
+    assert Context().navigation_timeout_s >= 20.0  # the default the budget must cut short
+    began = time.monotonic()
+    code = main(
+        ["run", "what is the title?", "--start-url", site_url + "/slow", "--max-seconds", "8", "--json", "--record-dir", str(record_dir)]
+    )  # fmt: skip
+    wall = time.monotonic() - began
+    result = one_json_object(capsys.readouterr().out)
+    assert code == 1
+    assert (result["terminal_type"], result["terminal_reason"]) == ("budget_exhausted", "max_seconds")
+    assert "while opening the start URL" in result["stop_reason"]
+    assert 7.5 <= result["elapsed_s"] <= 10.0, result["elapsed_s"]
+    assert wall < 18.0, wall  # browser start and close included; the page alone would hold it for 20 s
+    run_dir = record_dir / result["run_id"]
+    assert (run_dir / "result.json").exists() and not (run_dir / "inflight.json").exists()
 
 
 def _usage_error(capsys, argv, *expected):

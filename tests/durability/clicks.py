@@ -1,7 +1,8 @@
 """A fixture site whose buttons report their clicks to the server, so tests can count side effects.
 
 ``ClickSite`` serves ``tests/durability/pages/`` on 127.0.0.1 with one dynamic route:
-``/api/click?name=N`` (GET or POST) increments counter ``N`` and answers ``{"name": N, "count": n}``.
+``/api/click?name=N`` (GET or POST) increments counter ``N`` and answers ``{"name": N, "count": n}``;
+with ``&delay=S`` it counts at once and answers S seconds later (at most 10), so a click is surely in flight.
 The counts live in the test process: ``site.count("buy")`` is the number of times the page really clicked.
 Run ``python -m tests.durability.clicks`` to serve it by hand (it prints the URL).
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections import Counter
 from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
@@ -27,10 +29,12 @@ class ClickSite(StaticServer):
         super().__init__(PAGES, routes={"/api/click": self._click})
 
     def _click(self, handler: SimpleHTTPRequestHandler) -> tuple[int, dict[str, str], bytes]:
-        name = (parse_qs(urlsplit(handler.path).query).get("name") or ["?"])[-1]
+        query = parse_qs(urlsplit(handler.path).query)
+        name = (query.get("name") or ["?"])[-1]
         with self._lock:
             self.clicks[name] += 1
             count = self.clicks[name]
+        time.sleep(min(10.0, float((query.get("delay") or ["0"])[-1] or 0)))
         return 200, {"Content-Type": "application/json"}, json.dumps({"name": name, "count": count}).encode()
 
     def count(self, name: str) -> int:
@@ -42,8 +46,6 @@ class ClickSite(StaticServer):
 
 
 if __name__ == "__main__":  # pragma: no cover - manual use
-    import time
-
     with ClickSite() as site:
         print(site.base_url, flush=True)
         try:
