@@ -29,3 +29,40 @@ def test_words_that_place_a_control_are_not_taken_as_its_name(goal):
 
     (click,) = parse_goal(goal).intents
     assert click.target in ("button below", "", "button"), click
+
+
+@pytest.mark.parametrize(
+    ("goal", "day", "at"),
+    [
+        ("Enter 05/20/2010 as the date and press Book.", "2010-05-20", ""),
+        ("Enter 9:37 PM as the time and press Book.", "", "21:37"),
+        (
+            "type May 3, 2024 into the date, then type 7:05 am in the time field, then click Book",
+            "2024-05-03",
+            "07:05",
+        ),
+    ],
+)
+async def test_unlabelled_date_and_time_inputs_get_the_value_in_their_own_format(
+    run_widget, session, goal, day, at
+):
+    result, _ = await run_widget(goal, "when.html")
+    satisfied(result)
+    assert await session.page.input_value("#day") == day
+    assert await session.page.input_value("#at") == at
+    assert await session.page.input_value("#name") == ""
+    assert (await session.page.inner_text("#out")).strip() == "Booked"
+
+
+def test_dates_are_written_in_the_wire_format_of_the_input_and_other_text_is_left_alone():
+    from agent.planning.offline.dates import fields_for, wire_value
+
+    assert wire_value("12/23/2016", "date") == "2016-12-23"
+    assert wire_value("Dec 23, 2016 at 4:30 pm", "datetime-local") == "2016-12-23T16:30"
+    assert wire_value("4:30 pm", "time") == "16:30"
+    assert wire_value("4:30 pm", "date") == "4:30 pm"  # a time is not a date
+    assert wire_value("12/23/2016", "text") == "12/23/2016"
+    assert wire_value("Ada", "date") == "Ada"
+    assert fields_for("Ada Lovelace") == ()
+    assert fields_for("3") == ()
+    assert fields_for("05/20/2010") == ("date", "datetime-local")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from agent.planning.offline.dates import fields_for, wire_value
 from agent.planning.offline.grounding import (
     Failure,
     Grounding,
@@ -137,11 +138,29 @@ def _field_candidates(g: Grounding, phrase: str) -> list[Scored]:
     )
 
 
+def _field_by_kind(g: Grounding, intent: TypeText) -> Element | None:
+    """The one date/time input a date or time value can go into, when no field carries the step's label
+    (date and time inputs are often unlabelled)."""
+    kinds = fields_for(intent.text)
+    fitting = [
+        e
+        for e in g.elements
+        if (e.get("input_type") or "").lower() in kinds
+        and e.get("id") not in g.avoid
+        and not e.get("disabled")
+    ]
+    return fitting[0] if len(fitting) == 1 else None
+
+
 def ground_type(intent: TypeText, g: Grounding) -> Action:
     if intent.field:
         pick = choose(_field_candidates(g, intent.field), intent.field, what="field")
-        el = require(pick, f'field "{intent.field}"')
-        reason = pick.message
+        by_kind = None if pick.ok else _field_by_kind(g, intent)
+        if by_kind is not None:
+            el, reason = by_kind, f"{describe(by_kind)}, the only field that takes this value"
+        else:
+            el = require(pick, f'field "{intent.field}"')
+            reason = pick.message
     else:
         el = last_field(g) or sole(
             [e for e in g.elements if is_text_field(e) and e.get("id") not in g.avoid], "text field"
@@ -157,7 +176,7 @@ def ground_type(intent: TypeText, g: Grounding) -> Action:
         if is_secret_field(intent.field) or (el.get("input_type") or "") == "password"
         else intent.text
     )
-    args: dict[str, Any] = {"text": intent.text, "clear": True}
+    args: dict[str, Any] = {"text": wire_value(intent.text, el.get("input_type") or ""), "clear": True}
     if intent.submit:
         args["submit"] = True
     return make_action("type", el, f'type "{shown_text}" into {reason}', **args)
