@@ -66,3 +66,26 @@ def test_dates_are_written_in_the_wire_format_of_the_input_and_other_text_is_lef
     assert fields_for("Ada Lovelace") == ()
     assert fields_for("3") == ()
     assert fields_for("05/20/2010") == ("date", "datetime-local")
+
+
+@pytest.mark.parametrize(
+    ("goal", "clicked"),
+    [
+        ('Switch between the tabs to find and click on the link "owl".', "owl"),
+        ('Expand the sections below, to find and click on the link "aliquet".', "aliquet"),
+        ("click the heron link", "heron"),
+    ],
+)
+async def test_a_link_in_a_closed_tab_or_collapsed_section_is_found_by_opening_them(
+    run_widget, session, goal, clicked
+):
+    """The near spelling 'aliquam' in view is not taken for 'aliquet' while content is still hidden."""
+    result, _ = await run_widget(goal, "hidden.html")
+    satisfied(result)
+    assert (await session.page.inner_text("#log")).strip() == clicked
+
+
+async def test_a_link_that_is_nowhere_fails_after_opening_everything_once(run_widget, session):
+    result, _ = await run_widget('click on the link "pelican"', "hidden.html")
+    assert result["terminal_type"] != "goal_satisfied"
+    assert (await session.page.inner_text("#log")).strip() == ""

@@ -47,8 +47,17 @@ from agent.planning.offline.page import (
     is_text_field,
     labels,
 )
+from agent.planning.offline.reveal import reveal_step
 from agent.planning.offline.text import norm, similarity
 from agent.types import Action, Element
+
+#: A click target named less closely than this (0..1, 1 = the same text) waits until collapsed content and
+#: other tabs have been looked in: 'aliquam' in view is not 'aliquet' while a section is still closed.
+WEAK_MATCH = 0.95
+
+
+def _closeness(el: Element, phrase: str) -> float:
+    return max((similarity(phrase, text) for text, _w in labels(el)), default=0.0)
 
 
 def ground_click(intent: Click, g: Grounding) -> Action:
@@ -80,6 +89,17 @@ def ground_click(intent: Click, g: Grounding) -> Action:
                 alt = choose_near(g.observation, head, split.group("h"), split.group("a"), what=what)
                 if alt.ok:
                     pick = alt
+    if (
+        pick.ok
+        and intent.target
+        and _closeness(pick.element, intent.target) < WEAK_MATCH
+        and reveal_step(g.observation, g.history)
+    ):
+        raise Failure(  # the planner opens the hidden content first; the exact element may be there
+            "element_not_found",
+            f'no {what} "{intent.target}" in view, only the weak match {describe(pick.element)}; '
+            "some content is collapsed or on another tab",
+        )
     if intent.role == "link" and not intent.near and (pick.status == "not_found" or pick.score < 0.75):
         lead = best_link_to(intent.target, g.observation)
         if lead is not None and lead[1].get("id") not in g.avoid:
