@@ -89,3 +89,25 @@ async def test_a_link_that_is_nowhere_fails_after_opening_everything_once(run_wi
     result, _ = await run_widget('click on the link "pelican"', "hidden.html")
     assert result["terminal_type"] != "goal_satisfied"
     assert (await session.page.inner_text("#log")).strip() == ""
+
+
+@pytest.mark.parametrize(
+    "goal",
+    [
+        'Enter the password "4471" into both text fields and press Save.',
+        "type 4471 in both boxes, then click Save",
+    ],
+)
+async def test_one_value_into_both_fields_fills_each_empty_field_once(run_widget, session, goal):
+    result, _ = await run_widget(goal, "two-fields.html")
+    satisfied(result)
+    assert await session.page.input_value("#first") == "4471"
+    assert await session.page.input_value("#second") == "4471"
+    assert await session.page.input_value("#nick") == "kit"
+    assert (await session.page.inner_text("#out")).strip() == "Saved"
+
+
+def test_into_all_fields_is_still_said_to_be_not_understood():
+    from agent.planning.offline import parse_goal
+
+    assert not parse_goal("type hello into all the fields").understood

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from agent.planning.offline.intents import (
+    NEXT_EMPTY_FIELD,
     Choose,
     Click,
     Intent,
@@ -230,7 +231,8 @@ def parse_select(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
 
 
 _SEVERAL_FIELDS = re.compile(
-    r"\b(?:into|in|to)\s+(?:both|all|each|every)\b.*\b(?:fields?|box(?:es)?|inputs?|textbox(?:es)?)\b", re.I
+    r"\s+(?:into|in|to)\s+(?:the\s+)?(?P<n>both|two|2|all|each|every)\b.*\b(?:fields?|box(?:es)?|inputs?|textbox(?:es)?)\b",
+    re.I,
 )
 
 
@@ -243,8 +245,14 @@ _REFERENCE = re.compile(
 
 
 def parse_type(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
-    if _SEVERAL_FIELDS.search(c):
-        return None  # one TypeText would fill one field and claim success: say it is not understood
+    several = _SEVERAL_FIELDS.search(c)
+    if several:
+        if several.group("n").lower() not in ("both", "two", "2"):
+            return None  # how many fields 'all' means is not known here: say it is not understood
+        typed = parse_type(c[: several.start()].strip(), spans)
+        if not typed or len(typed) != 1 or not isinstance(typed[0], TypeText) or not typed[0].text:
+            return None
+        return [TypeText(typed[0].text, NEXT_EMPTY_FIELD)] * 2
 
     def make(t: str, f: str) -> list[Intent] | None:
         text = value(t, spans)

@@ -20,6 +20,7 @@ from agent.planning.offline.grounding import (
     sole,
 )
 from agent.planning.offline.intents import (
+    NEXT_EMPTY_FIELD,
     Choose,
     Click,
     SelectOption,
@@ -46,6 +47,7 @@ from agent.planning.offline.page import (
     is_select,
     is_text_field,
     labels,
+    reading_order,
 )
 from agent.planning.offline.reveal import reveal_step
 from agent.planning.offline.text import norm, similarity
@@ -172,8 +174,23 @@ def _field_by_kind(g: Grounding, intent: TypeText) -> Element | None:
     return fitting[0] if len(fitting) == 1 else None
 
 
+def _next_empty_field(g: Grounding, intent: TypeText) -> Element:
+    for el in reading_order(g.elements):
+        if (
+            is_text_field(el)
+            and not el.get("disabled")
+            and el.get("id") not in g.avoid
+            and not el.get("value")
+        ):
+            return el
+    raise Failure("element_not_found", "no empty text field left on the page")
+
+
 def ground_type(intent: TypeText, g: Grounding) -> Action:
-    if intent.field:
+    if intent.field == NEXT_EMPTY_FIELD:
+        el = _next_empty_field(g, intent)
+        reason = f"{describe(el)}, the next empty text field"
+    elif intent.field:
         pick = choose(_field_candidates(g, intent.field), intent.field, what="field")
         by_kind = None if pick.ok else _field_by_kind(g, intent)
         if by_kind is not None:
