@@ -111,3 +111,40 @@ def test_into_all_fields_is_still_said_to_be_not_understood():
     from agent.planning.offline import parse_goal
 
     assert not parse_goal("type hello into all the fields").understood
+
+
+@pytest.mark.parametrize(
+    ("goal", "focused"),
+    [
+        ("Focus into the 3rd input textbox.", "c"),
+        ("click the last text box", "d"),
+        ("click the first textarea", "c"),
+    ],
+)
+async def test_an_ordinal_names_the_nth_text_field(run_widget, session, goal, focused):
+    result, _ = await run_widget(goal, "inputs.html")
+    satisfied(result)
+    assert (await session.page.inner_text("#log")).strip() == focused
+
+
+@pytest.mark.parametrize(
+    "goal",
+    [
+        'Enter an item that starts with "An" and ends with "ica".',
+        "type a word with five letters into the box",
+        "type something that rhymes with cat",
+    ],
+)
+def test_a_description_of_the_text_is_not_typed_as_the_text(goal):
+    from agent.planning.offline import parse_goal
+
+    assert parse_goal(goal).unknown
+
+
+def test_plain_text_that_starts_with_an_article_is_still_typed():
+    from agent.planning.offline import parse_goal
+
+    assert [i.step() for i in parse_goal("type a note into the box").intents] == ['Type "a note"']
+    assert [i.step() for i in parse_goal('Enter "an apple that is red"').intents] == [
+        'Type "an apple that is red"'
+    ]

@@ -244,6 +244,15 @@ _REFERENCE = re.compile(
 )
 
 
+#: An indefinite description of the text instead of the text: 'an item that starts with "An"', 'a word with 5
+#: letters', 'something ending in -ing'. Typing the description itself would be a false success.
+_DESCRIPTION = re.compile(
+    r"(?:(?:an?|any|some|one)\s+(?:\w+\s+){1,2}?|something\s+|anything\s+)(?:that|which|who|whose|with|"
+    r"starting|beginning|ending|containing|matching|of\s+your|from\s+the)\b",
+    re.I,
+)
+
+
 def parse_type(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
     several = _SEVERAL_FIELDS.search(c)
     if several:
@@ -261,8 +270,8 @@ def parse_type(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
             field = ""
         if not text and only_mask(t.strip()) is None:
             return None
-        if text not in spans and _REFERENCE.fullmatch(text.strip()):
-            return None  # "type it", "enter the value of X": a reference, not the text to type
+        if text not in spans and (_REFERENCE.fullmatch(text.strip()) or _DESCRIPTION.match(text.strip())):
+            return None  # "type it", "enter an item that starts with An": a reference, not the text to type
         return [TypeText(text, field)]
 
     m = re.match(

@@ -140,6 +140,7 @@ ELEMENT_KINDS: dict[str, Callable[[Element], bool]] = {
     "button": is_button,
     "link": is_link,
     "textbox": is_text_field,
+    "textarea": lambda e: (e.get("tag") or "").lower() == "textarea",
     "field": is_text_field,
     "input": is_text_field,
     "combobox": is_select,
