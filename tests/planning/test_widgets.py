@@ -148,3 +148,18 @@ def test_plain_text_that_starts_with_an_article_is_still_typed():
     assert [i.step() for i in parse_goal('Enter "an apple that is red"').intents] == [
         'Type "an apple that is red"'
     ]
+
+
+async def test_positions_name_radios_checkboxes_and_text_boxes(run_widget, session):
+    goal = 'Check the 1st radio button, check the second checkbox, uncheck the last check box and enter "-5" into the 2nd textbox.'
+    result, _ = await run_widget(goal, "positions.html")
+    satisfied(result)
+    page = session.page
+    assert [await page.is_checked(f"#{i}") for i in ("r1", "r2", "c1", "c2", "c3")] == [
+        True,
+        False,
+        False,
+        True,
+        False,
+    ]
+    assert (await page.input_value("#t1"), await page.input_value("#t2")) == ("", "-5")

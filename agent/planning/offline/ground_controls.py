@@ -50,6 +50,7 @@ from agent.planning.offline.page import (
     reading_order,
 )
 from agent.planning.offline.reveal import reveal_step
+from agent.planning.offline.targets import ordinal_of
 from agent.planning.offline.text import norm, similarity
 from agent.types import Action, Element
 
@@ -187,9 +188,13 @@ def _next_empty_field(g: Grounding, intent: TypeText) -> Element:
 
 
 def ground_type(intent: TypeText, g: Grounding) -> Action:
+    position = ordinal_of(intent.field) if intent.field else None
     if intent.field == NEXT_EMPTY_FIELD:
         el = _next_empty_field(g, intent)
         reason = f"{describe(el)}, the next empty text field"
+    elif position:
+        pick = choose_ordinal(g.observation, *position, avoid=g.avoid)
+        el, reason = require(pick, intent.field), pick.message
     elif intent.field:
         pick = choose(_field_candidates(g, intent.field), intent.field, what="field")
         by_kind = None if pick.ok else _field_by_kind(g, intent)
@@ -281,7 +286,10 @@ def ground_select(intent: SelectOption, g: Grounding) -> Action:
 
 def ground_check(intent: SetCheck, g: Grounding) -> Action:
     boxes = [e for e in g.elements if is_checkable(e) and e.get("id") not in g.avoid]
-    if intent.target:
+    position = ordinal_of(intent.target)
+    if position:
+        el = require(choose_ordinal(g.observation, *position, avoid=g.avoid), intent.target)
+    elif intent.target:
         pick = choose(rank(boxes, intent.target, avoid=g.avoid), intent.target, what="checkbox")
         if not pick.ok and pick.status == "not_found" and intent.on:
             buttons = rank(

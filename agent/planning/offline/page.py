@@ -145,7 +145,7 @@ ELEMENT_KINDS: dict[str, Callable[[Element], bool]] = {
     "input": is_text_field,
     "combobox": is_select,
     "dropdown": is_select,
-    "checkbox": is_checkable,
+    "checkbox": lambda e: role_of(e) in ("checkbox", "switch") or (e.get("input_type") or "") == "checkbox",
     "box": is_checkable,
     "switch": is_checkable,
     "radio": lambda e: role_of(e) == "radio",

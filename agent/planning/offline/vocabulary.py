@@ -105,6 +105,8 @@ ORDINAL_NOUNS = {
     "input field": "field",
     "input textbox": "textbox",
     "text area": "textarea",
+    "radio button": "radio",
+    "check box": "checkbox",
 }
 
 
