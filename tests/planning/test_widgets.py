@@ -163,3 +163,22 @@ async def test_positions_name_radios_checkboxes_and_text_boxes(run_widget, sessi
         False,
     ]
     assert (await page.input_value("#t1"), await page.input_value("#t2")) == ("", "-5")
+
+
+async def test_select_nothing_leaves_the_choices_alone_and_does_the_rest(run_widget, session):
+    result, _ = await run_widget("Select nothing and click Next.", "positions.html")
+    satisfied(result)
+    page = session.page
+    assert [await page.is_checked(f"#{i}") for i in ("r1", "r2", "c1", "c2", "c3")] == [
+        False,
+        False,
+        False,
+        False,
+        True,
+    ]
+
+
+def test_select_nothing_alone_is_not_a_goal():
+    from agent.planning.offline import parse_goal
+
+    assert not parse_goal("select nothing").understood

@@ -158,6 +158,12 @@ _MEANS = re.compile(
 )
 
 
+#: 'Select nothing', 'check none of them': a choice to leave every option as it is; nothing to do.
+_NOTHING = re.compile(
+    r"^\s*(?:select|check|choose|pick|tick|mark)\s+(?:nothing|none(?:\s+of\s+(?:them|the\s+\w+))?)\s*$", re.I
+)
+
+
 @lru_cache(maxsize=1024)
 def parse_goal(goal: str) -> ParsedGoal:
     """Parse a goal (or a plan step) into intents. Never raises; unknown clauses are reported, not guessed."""
@@ -173,7 +179,7 @@ def parse_goal(goal: str) -> ParsedGoal:
     masked = _MEANS.sub("", masked)
     scope = ""
     for clause in split_clauses(masked, spans):
-        if BARE_FINDERS.match(clause):
+        if BARE_FINDERS.match(clause) or _NOTHING.match(clause):
             continue
         if SCOPE_CLAUSE.match(clause):
             scope = clause  # 'In the Logging section of the reference,' belongs to the question after it
