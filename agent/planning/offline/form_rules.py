@@ -196,9 +196,6 @@ def _check_targets(x: str, spans: tuple[str, ...], on: bool) -> list[Intent] | N
     items = split_list(x) if "," in x else [x]
     out: list[Intent] = []
     for raw in items:
-        if ordinal_of(ARTICLES.sub("", raw.strip())):
-            out.append(SetCheck(ARTICLES.sub("", raw.strip()), on))  # 'the 1st radio button'
-            continue
         item = re.sub(r"(?:^|\s+)box$", "", raw.strip(), flags=I)
         phrase, _role = target_of(item, spans, CHECK_HINTS)
         if not phrase and len(items) > 1:
@@ -270,8 +267,6 @@ def parse_type(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
     def make(t: str, f: str) -> list[Intent] | None:
         text = value(t, spans)
         field, _role = target_of(f, spans, FIELD_HINTS) if f else ("", "")
-        if f and ordinal_of(ARTICLES.sub("", f.strip())):
-            field = ARTICLES.sub("", f.strip())  # 'the 2nd textbox': the position is the field's name
         if field.lower() in ("text", "it", "here", "there", "one") and only_mask(f.strip()) is None:
             field = ""
         if not text and only_mask(t.strip()) is None:
@@ -410,6 +405,8 @@ def parse_click(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
     if not m:
         return None
     verb, x = m.group("v").lower(), m.group("x")
+    if re.search(r"\w\s*>\s*\w", x):
+        return None  # a menu path 'A>B>C' needs hovering through submenus: say it is not understood
     role_default = "textbox" if verb == "focus" else "link" if verb == "download" else ""
     clicks = click_targets(x, spans, role_default)
     if not clicks:
