@@ -69,6 +69,9 @@ def test_exact_case_breaks_a_tie():
     assert pick.status == "ok" and pick.element["id"] == 2
 
 
-def test_several_fields_at_once_are_not_understood():
+def test_several_fields_at_once_are_one_typing_per_field_or_not_understood():
     parsed = parse_goal('Enter the password "yA" into both text fields and press submit.')
-    assert parsed.unknown
+    assert [i.step() for i in parsed.intents] == ['Type "yA" into "next empty field"'] * 2 + [
+        'Click "submit"'
+    ]
+    assert parse_goal('Enter "yA" into all text fields and press submit.').unknown

@@ -10,7 +10,8 @@ Modules, each with one job:
   (the clause rules), ``intents`` (intents and their step text), ``text`` and ``urls`` (normalizing);
 - planning: ``planner`` (next steps), ``leads`` (where to go when this page cannot serve the goal);
 - grounding: ``translator`` (step -> action), ``grounding`` (shared context and history), ``ground_controls``
-  and ``ground_page`` (grounders by kind), ``matching`` (phrase -> element);
+  and ``ground_page`` (grounders by kind), ``matching`` (phrase -> element), ``reveal`` (opening collapsed
+  sections and tabs when a step's element is hidden), ``dates`` (dates and times in an input's own format);
 - reading pages: ``page`` (element kinds, labels, geometry), ``listings``, ``overlays``;
 - answering: ``questions`` (what is asked), ``answers`` (question -> answer), ``values`` (typed values in
   text), ``items`` (listing items and their facts), ``messages`` (what the page announces).

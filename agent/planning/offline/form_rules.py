@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from agent.planning.offline.intents import (
+    NEXT_EMPTY_FIELD,
     Choose,
     Click,
     Intent,
@@ -194,7 +195,8 @@ def _check_targets(x: str, spans: tuple[str, ...], on: bool) -> list[Intent] | N
     )
     items = split_list(x) if "," in x else [x]
     out: list[Intent] = []
-    for item in (re.sub(r"(?:^|\s+)box$", "", i.strip(), flags=I) for i in items):
+    for raw in items:
+        item = re.sub(r"(?:^|\s+)box$", "", raw.strip(), flags=I)
         phrase, _role = target_of(item, spans, CHECK_HINTS)
         if not phrase and len(items) > 1:
             return None
@@ -230,7 +232,8 @@ def parse_select(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
 
 
 _SEVERAL_FIELDS = re.compile(
-    r"\b(?:into|in|to)\s+(?:both|all|each|every)\b.*\b(?:fields?|box(?:es)?|inputs?|textbox(?:es)?)\b", re.I
+    r"\s+(?:into|in|to)\s+(?:the\s+)?(?P<n>both|two|2|all|each|every)\b.*\b(?:fields?|box(?:es)?|inputs?|textbox(?:es)?)\b",
+    re.I,
 )
 
 
@@ -242,9 +245,24 @@ _REFERENCE = re.compile(
 )
 
 
+#: An indefinite description of the text instead of the text: 'an item that starts with "An"', 'a word with 5
+#: letters', 'something ending in -ing'. Typing the description itself would be a false success.
+_DESCRIPTION = re.compile(
+    r"(?:(?:an?|any|some|one)\s+(?:\w+\s+){1,2}?|something\s+|anything\s+)(?:that|which|who|whose|with|"
+    r"starting|beginning|ending|containing|matching|of\s+your|from\s+the)\b",
+    re.I,
+)
+
+
 def parse_type(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
-    if _SEVERAL_FIELDS.search(c):
-        return None  # one TypeText would fill one field and claim success: say it is not understood
+    several = _SEVERAL_FIELDS.search(c)
+    if several:
+        if several.group("n").lower() not in ("both", "two", "2"):
+            return None  # how many fields 'all' means is not known here: say it is not understood
+        typed = parse_type(c[: several.start()].strip(), spans)
+        if not typed or len(typed) != 1 or not isinstance(typed[0], TypeText) or not typed[0].text:
+            return None
+        return [TypeText(typed[0].text, NEXT_EMPTY_FIELD)] * 2
 
     def make(t: str, f: str) -> list[Intent] | None:
         text = value(t, spans)
@@ -253,8 +271,8 @@ def parse_type(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
             field = ""
         if not text and only_mask(t.strip()) is None:
             return None
-        if text not in spans and _REFERENCE.fullmatch(text.strip()):
-            return None  # "type it", "enter the value of X": a reference, not the text to type
+        if text not in spans and (_REFERENCE.fullmatch(text.strip()) or _DESCRIPTION.match(text.strip())):
+            return None  # "type it", "enter an item that starts with An": a reference, not the text to type
         return [TypeText(text, field)]
 
     m = re.match(
@@ -387,6 +405,8 @@ def parse_click(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
     if not m:
         return None
     verb, x = m.group("v").lower(), m.group("x")
+    if re.search(r"\w\s*>\s*\w", x):
+        return None  # a menu path 'A>B>C' needs hovering through submenus: say it is not understood
     role_default = "textbox" if verb == "focus" else "link" if verb == "download" else ""
     clicks = click_targets(x, spans, role_default)
     if not clicks:

@@ -9,6 +9,7 @@ Plan steps are rendered in a canonical subset of the same grammar, so ``parse_go
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -147,6 +148,22 @@ def _merge(intents: list[Intent]) -> list[Intent]:
     return actions + questions
 
 
+#: 'Switch between the tabs to find and click X', 'Expand the sections below, to find and click on X': the
+#: means before 'to' is how to get there, and the offline planner's grounding finds its own way (it opens
+#: collapsed content and tabs when the target is hidden), so only the purpose is kept.
+_MEANS = re.compile(
+    r"^\s*(?:switch|expand|open|scroll|look|browse|go|navigate|page|flip|move)\b[^.;:]{0,60}?,?\s+(?:in\s+order\s+)?"
+    r"to\s+(?:find\s+and\s+|locate\s+and\s+|then\s+)?(?=(?:click|tap|press|select|choose|open)\b)",
+    re.I,
+)
+
+
+#: 'Select nothing', 'check none of them': a choice to leave every option as it is; nothing to do.
+_NOTHING = re.compile(
+    r"^\s*(?:select|check|choose|pick|tick|mark)\s+(?:nothing|none(?:\s+of\s+(?:them|the\s+\w+))?)\s*$", re.I
+)
+
+
 @lru_cache(maxsize=1024)
 def parse_goal(goal: str) -> ParsedGoal:
     """Parse a goal (or a plan step) into intents. Never raises; unknown clauses are reported, not guessed."""
@@ -159,9 +176,10 @@ def parse_goal(goal: str) -> ParsedGoal:
     answer = parse_answer(masked.strip(), spans)
     if answer:
         return ParsedGoal(goal=text, intents=tuple(answer))
+    masked = _MEANS.sub("", masked)
     scope = ""
     for clause in split_clauses(masked, spans):
-        if BARE_FINDERS.match(clause):
+        if BARE_FINDERS.match(clause) or _NOTHING.match(clause):
             continue
         if SCOPE_CLAUSE.match(clause):
             scope = clause  # 'In the Logging section of the reference,' belongs to the question after it

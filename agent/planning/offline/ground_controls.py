@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from agent.planning.offline.dates import fields_for, wire_value
 from agent.planning.offline.grounding import (
     Failure,
     Grounding,
@@ -19,6 +20,7 @@ from agent.planning.offline.grounding import (
     sole,
 )
 from agent.planning.offline.intents import (
+    NEXT_EMPTY_FIELD,
     Choose,
     Click,
     SelectOption,
@@ -45,9 +47,20 @@ from agent.planning.offline.page import (
     is_select,
     is_text_field,
     labels,
+    reading_order,
 )
+from agent.planning.offline.reveal import reveal_step
+from agent.planning.offline.targets import ordinal_of
 from agent.planning.offline.text import norm, similarity
 from agent.types import Action, Element
+
+#: A click target named less closely than this (0..1, 1 = the same text) waits until collapsed content and
+#: other tabs have been looked in: 'aliquam' in view is not 'aliquet' while a section is still closed.
+WEAK_MATCH = 0.95
+
+
+def _closeness(el: Element, phrase: str) -> float:
+    return max((similarity(phrase, text) for text, _w in labels(el)), default=0.0)
 
 
 def ground_click(intent: Click, g: Grounding) -> Action:
@@ -79,6 +92,17 @@ def ground_click(intent: Click, g: Grounding) -> Action:
                 alt = choose_near(g.observation, head, split.group("h"), split.group("a"), what=what)
                 if alt.ok:
                     pick = alt
+    if (
+        pick.ok
+        and intent.target
+        and _closeness(pick.element, intent.target) < WEAK_MATCH
+        and reveal_step(g.observation, g.history)
+    ):
+        raise Failure(  # the planner opens the hidden content first; the exact element may be there
+            "element_not_found",
+            f'no {what} "{intent.target}" in view, only the weak match {describe(pick.element)}; '
+            "some content is collapsed or on another tab",
+        )
     if intent.role == "link" and not intent.near and (pick.status == "not_found" or pick.score < 0.75):
         lead = best_link_to(intent.target, g.observation)
         if lead is not None and lead[1].get("id") not in g.avoid:
@@ -137,11 +161,48 @@ def _field_candidates(g: Grounding, phrase: str) -> list[Scored]:
     )
 
 
+def _field_by_kind(g: Grounding, intent: TypeText) -> Element | None:
+    """The one date/time input a date or time value can go into, when no field carries the step's label
+    (date and time inputs are often unlabelled)."""
+    kinds = fields_for(intent.text)
+    fitting = [
+        e
+        for e in g.elements
+        if (e.get("input_type") or "").lower() in kinds
+        and e.get("id") not in g.avoid
+        and not e.get("disabled")
+    ]
+    return fitting[0] if len(fitting) == 1 else None
+
+
+def _next_empty_field(g: Grounding, intent: TypeText) -> Element:
+    for el in reading_order(g.elements):
+        if (
+            is_text_field(el)
+            and not el.get("disabled")
+            and el.get("id") not in g.avoid
+            and not el.get("value")
+        ):
+            return el
+    raise Failure("element_not_found", "no empty text field left on the page")
+
+
 def ground_type(intent: TypeText, g: Grounding) -> Action:
-    if intent.field:
+    position = ordinal_of(intent.field) if intent.field else None
+    if intent.field == NEXT_EMPTY_FIELD:
+        el = _next_empty_field(g, intent)
+        reason = f"{describe(el)}, the next empty text field"
+    elif position:
+        pick = choose_ordinal(g.observation, *position, avoid=g.avoid)
+        el, reason = require(pick, intent.field), pick.message
+    elif intent.field:
         pick = choose(_field_candidates(g, intent.field), intent.field, what="field")
-        el = require(pick, f'field "{intent.field}"')
-        reason = pick.message
+        by_kind = None if pick.ok else _field_by_kind(g, intent)
+        if by_kind is not None:
+            el, reason = by_kind, f"{describe(by_kind)}, the only field that takes this value"
+        else:
+            el = require(pick, f'field "{intent.field}"')
+            reason = pick.message
     else:
         el = last_field(g) or sole(
             [e for e in g.elements if is_text_field(e) and e.get("id") not in g.avoid], "text field"
@@ -157,7 +218,7 @@ def ground_type(intent: TypeText, g: Grounding) -> Action:
         if is_secret_field(intent.field) or (el.get("input_type") or "") == "password"
         else intent.text
     )
-    args: dict[str, Any] = {"text": intent.text, "clear": True}
+    args: dict[str, Any] = {"text": wire_value(intent.text, el.get("input_type") or ""), "clear": True}
     if intent.submit:
         args["submit"] = True
     return make_action("type", el, f'type "{shown_text}" into {reason}', **args)
@@ -225,7 +286,10 @@ def ground_select(intent: SelectOption, g: Grounding) -> Action:
 
 def ground_check(intent: SetCheck, g: Grounding) -> Action:
     boxes = [e for e in g.elements if is_checkable(e) and e.get("id") not in g.avoid]
-    if intent.target:
+    position = ordinal_of(intent.target)
+    if position:
+        el = require(choose_ordinal(g.observation, *position, avoid=g.avoid), intent.target)
+    elif intent.target:
         pick = choose(rank(boxes, intent.target, avoid=g.avoid), intent.target, what="checkbox")
         if not pick.ok and pick.status == "not_found" and intent.on:
             buttons = rank(

@@ -64,6 +64,10 @@ class Choose:
         return f"Choose {quote(self.target)}"
 
 
+#: The field of a TypeText that goes into the first empty text field ('type X into both fields' is two of them).
+NEXT_EMPTY_FIELD = "next empty field"
+
+
 @dataclass(frozen=True)
 class TypeText:
     text: str

@@ -45,6 +45,7 @@ from agent.planning.offline.overlays import blocking_overlay
 from agent.planning.offline.page import is_button, is_link, role_of, visible_text
 from agent.planning.offline.questions import Answer, analyze
 from agent.planning.offline.reading import answer_question
+from agent.planning.offline.reveal import reveal_step, reveals_done
 from agent.planning.offline.text import clip
 from agent.planning.offline.translator import ground
 from agent.planning.offline.urls import canonical_url, is_blank, looks_like_url
@@ -205,7 +206,9 @@ def plan_goal(request: PlanRequest) -> PlanResult:
     )
     if head is not None and not isinstance(head, Ask):
         failures = _failures(history, head.step())
-        allowed = MAX_STEP_FAILURES + min(retry_scrolls, MAX_RETRY_SCROLLS)
+        allowed = (
+            MAX_STEP_FAILURES + min(retry_scrolls, MAX_RETRY_SCROLLS) + reveals_done(history, observation)
+        )
         if len(failures) >= allowed or any(f.get("error_type") in _HARD_ERRORS for f in failures):
             return _give_up(parsed, head.step(), failures, done)
 
@@ -267,13 +270,15 @@ def plan_goal(request: PlanRequest) -> PlanResult:
         )
     head_step = remaining[0].step()
     last = history[-1] if history else {}
-    if (
+    not_found = (
         last.get("plan_step") == head_step
         and last.get("status") == "failure"
         and last.get("error_type") == "element_not_found"
-        and can_scroll_down(observation, history)
-        and retry_scrolls < MAX_RETRY_SCROLLS
-    ):
+    )
+    reveal = reveal_step(observation, history) if not_found else None
+    if reveal:
+        steps.append(reveal)  # the element may be inside a collapsed section or another tab
+    elif not_found and can_scroll_down(observation, history) and retry_scrolls < MAX_RETRY_SCROLLS:
         steps.append(RETRY_SCROLL_STEP)
     for intent in remaining:
         steps.append(intent.step())

@@ -74,6 +74,39 @@ def _role_word_rx(roles: tuple[str, ...]) -> list[tuple[re.Pattern[str], str]]:
 
 _ROLE_RX_CACHE: dict[tuple[str, ...], list[tuple[re.Pattern[str], str]]] = {}
 
+#: Words after a role word that place or qualify it instead of naming it ('the button below').
+_NOT_A_NAME = re.compile(
+    r"^(?:below|above|here|there|again|now|too|first|last|next|previous|instead|itself|only|once|twice|"
+    r"on|in|at|of|to|for|with|by|from|and|or|then|that|which|it)$",
+    I,
+)
+
+
+_NAMED_ROLES = ("button", "link", "tab", "checkbox", "radio")
+
+
+def _role_then_name(t: str, rxs: list[tuple[re.Pattern[str], str]]) -> tuple[str, str] | None:
+    """'button ONE' -> ('ONE', 'button'): a role word followed by a bare one- or two-word name."""
+    m = re.match(
+        r"^(?P<w>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?P<n>[A-Za-z][\w'-]*(?:\s+[A-Za-z][\w'-]*)?)$", t, I
+    )
+    if not m:
+        return None
+    for split in (m.group("w"), m.group("w").split()[0]):
+        name = t[len(split) :].strip()
+        role = next((r for rx, r in rxs if r in _NAMED_ROLES and rx.fullmatch(" " + split)), None)
+        if role is None or not name:
+            continue
+        words = name.split()
+        if any(_NOT_A_NAME.match(w) for w in words):
+            return None
+        if any(r and rx.search(" " + words[-1]) for rx, r in rxs):
+            return None  # 'input field', 'menu item': the name is a role word too
+        if name.islower() and any(rx.search(" " + words[-1]) for rx, _r in rxs):
+            return None  # 'the button one' is a button; 'button ONE' names one
+        return name, role
+    return None
+
 
 def target_of(text: str, spans: tuple[str, ...], roles: tuple[str, ...]) -> tuple[str, str]:
     """Split an element reference into (phrase, role hint): 'the "Sign in" button' -> ('Sign in', 'button')."""
@@ -84,6 +117,9 @@ def target_of(text: str, spans: tuple[str, ...], roles: tuple[str, ...]) -> tupl
         head = " " + ARTICLES.sub("", m.group("role")).strip()
         role = next((r for rx, r in rxs if rx.search(head)), "")
         return value(ARTICLES.sub("", m.group("p").strip()), spans), role
+    named = _role_then_name(t, rxs)
+    if named:
+        return named
     role = ""
     for rx, r in rxs:
         found = rx.search(t)

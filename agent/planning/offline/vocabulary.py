@@ -88,7 +88,8 @@ ORDINAL_HEADS = frozenset(
     "result item product link button entry article post story video listing card row one option checkbox box "
     "field input tab image picture photo hit match record book course job review comment message email thread "
     "repository repo question answer title headline heading user profile song track episode movie film recipe "
-    "offer deal hotel flight house apartment event file document folder cell suggestion dropdown radio".split()
+    "offer deal hotel flight house apartment event file document folder cell suggestion dropdown radio textbox "
+    "textarea".split()
 )
 
 
@@ -97,6 +98,15 @@ ORDINAL_NOUNS = {
     "results": "result",
     "search results": "result",
     "hit": "result",
+    "text box": "textbox",
+    "text field": "field",
+    "text input": "input",
+    "input box": "input",
+    "input field": "field",
+    "input textbox": "textbox",
+    "text area": "textarea",
+    "radio button": "radio",
+    "check box": "checkbox",
 }
 
 

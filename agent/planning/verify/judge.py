@@ -15,6 +15,7 @@ from urllib.parse import unquote_plus
 from typing_extensions import TypedDict
 
 from agent.evidence import keywords
+from agent.planning.offline.dates import WIRE_FORMATS, wire_value
 from agent.planning.verify.answers import answer_evidence
 from agent.planning.verify.parts import GoalPart
 
@@ -101,11 +102,17 @@ def _value_holds(expected: str, target: dict[str, Any], secret: bool) -> bool:
     return bool(want) and (held == want or (want in held and len(held) <= len(want) + 2))
 
 
+def _forms(value: Any) -> set[str]:
+    """The requested value and the same date or time as an input's wire value ("05/20/2010" -> "2010-05-20"):
+    typing either into the field does what the goal asked."""
+    text = str(value or "")
+    return {_norm(text)} | {_norm(wire_value(text, kind)) for kind in WIRE_FORMATS}
+
+
 def _field(part: GoalPart, items: list[dict[str, Any]]) -> tuple[Evidence | None, str]:
+    forms = _forms(part.get("value"))
     typed = [
-        h
-        for h in items
-        if h.get("action") == "type" and _norm((h.get("args") or {}).get("text")) == _norm(part.get("value"))
+        h for h in items if h.get("action") == "type" and _norm((h.get("args") or {}).get("text")) in forms
     ]
     if not typed:
         return None, f"{part.get('text')}: nothing was typed"
@@ -114,7 +121,7 @@ def _field(part: GoalPart, items: list[dict[str, Any]]) -> tuple[Evidence | None
         target = effect.get("target") or {}
         if effect.get("errors"):
             return None, f"{part.get('text')}: the page answered {effect['errors'][0]!r}"
-        if _value_holds(str(part.get("value") or ""), target, bool(part.get("secret"))):
+        if _value_holds(str((item.get("args") or {}).get("text") or ""), target, bool(part.get("secret"))):
             shown = (
                 f"{target.get('value_len')} characters" if part.get("secret") else str(target.get("value"))
             )

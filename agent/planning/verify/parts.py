@@ -61,6 +61,7 @@ class GoalPart(TypedDict, total=False):
 _DESCRIPTION = re.compile(
     r"^(?:a|an|any|some|one|the)\s+(?:\w+\s+){0,2}?(?:that|which|who|whose|where)\s+\w+", re.I
 )
+_DESCRIBED = re.compile(_DESCRIPTION.pattern.lstrip("^"), re.I)  # the same, anywhere in a clause
 _AUXILIARIES = frozenset(
     "do does did can could should would will shall may might must has have had am".split()
 )
@@ -99,6 +100,17 @@ def answer_part(question: str) -> GoalPart:
     }
 
 
+def _described_part(text: str, step: str) -> GoalPart:
+    """ "an item that starts with An": the goal describes a value; typing the description proves nothing."""
+    return {
+        "kind": "task",
+        "step": step,
+        "target": text,
+        "text": f"a value that is {text!r} (the goal describes it, it does not give it)",
+        "describes": True,
+    }
+
+
 def _intent_part(intent: Intent, login: bool, username: str) -> GoalPart | None:
     step = intent.step()
     if isinstance(intent, Ask):
@@ -107,14 +119,7 @@ def _intent_part(intent: Intent, login: bool, username: str) -> GoalPart | None:
         secret = is_secret_field(intent.field)
         shown = "•" * 6 if secret else intent.text
         if _DESCRIPTION.match(intent.text):
-            # "an item that starts with An": the goal describes a value; typing the description proves nothing
-            return {
-                "kind": "task",
-                "step": step,
-                "target": intent.text,
-                "text": f"a value that is {intent.text!r} (the goal describes it, it does not give it)",
-                "describes": True,
-            }
+            return _described_part(intent.text, step)
         return {
             "kind": "field",
             "step": step,
@@ -254,7 +259,11 @@ def goal_parts(goal: str) -> list[GoalPart]:
         if part is not None:
             parts.append(part)
     for clause in parsed.unknown:
-        if clause != "(empty goal)":
+        if clause == "(empty goal)":
+            continue
+        if _DESCRIBED.search(clause):
+            parts.append(_described_part(clause, ""))
+        else:
             parts.extend(_clause_parts(clause))
     if intents:
         for clause in dropped_clauses(goal, intents):

@@ -1,0 +1,69 @@
+"""Dates and times in a goal, written the way the browser wants them for <input type=date|time|...>.
+
+People write "05/20/2010", "May 20, 2010" or "9:37 PM"; a date input only takes "2010-05-20" and a time input
+"21:37". dateparser (a well-kept library) reads the many spellings; numeric dates are read month first, the
+order of US forms, unless the day cannot be a month.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from functools import lru_cache
+
+#: Input types whose value has a fixed wire format, and that format.
+WIRE_FORMATS = {
+    "date": "%Y-%m-%d",
+    "time": "%H:%M",
+    "datetime-local": "%Y-%m-%dT%H:%M",
+    "month": "%Y-%m",
+    "week": "%G-W%V",
+}
+
+#: Which field kinds a value of each kind can go into.
+_FIELDS_FOR = {"date": ("date", "datetime-local"), "time": ("time",), "datetime": ("datetime-local",)}
+
+_HAS_TIME = re.compile(r"\d{1,2}:\d{2}|\b\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.)", re.I)
+_HAS_DATE = re.compile(
+    r"\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d",
+    re.I,
+)
+
+
+@lru_cache(maxsize=256)
+def parse_when(text: str) -> datetime | None:
+    """The date/time written in ``text``, or None when it does not read as one."""
+    if not (_HAS_TIME.search(text) or _HAS_DATE.search(text)):
+        return None
+    import dateparser  # imported on first use: it takes ~0.1 s and most runs never need it
+
+    return dateparser.parse(
+        text.strip(),
+        languages=["en"],
+        settings={"DATE_ORDER": "MDY", "PREFER_DAY_OF_MONTH": "first", "RETURN_AS_TIMEZONE_AWARE": False},
+    )
+
+
+def value_kind(text: str) -> str:
+    """'date', 'time', 'datetime' or '' for what ``text`` writes."""
+    if parse_when(text) is None:
+        return ""
+    has_date, has_time = bool(_HAS_DATE.search(text)), bool(_HAS_TIME.search(text))
+    return "datetime" if has_date and has_time else "date" if has_date else "time"
+
+
+def fields_for(text: str) -> tuple[str, ...]:
+    """Input types a value like ``text`` can be typed into (empty when it is not a date or time)."""
+    return _FIELDS_FOR.get(value_kind(text), ())
+
+
+def wire_value(text: str, input_type: str) -> str:
+    """``text`` as the value an input of ``input_type`` takes; unchanged when it is not such an input or the
+    text does not read as a date/time."""
+    kind = (input_type or "").lower()
+    fmt = WIRE_FORMATS.get(kind)
+    needs = "time" if kind == "time" else "" if kind == "datetime-local" else "date"
+    if not fmt or (needs and needs not in value_kind(text)):
+        return text
+    when = parse_when(text)
+    return when.strftime(fmt) if when and fmt else text

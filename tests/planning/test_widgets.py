@@ -1,0 +1,175 @@
+"""Whole offline runs in real Chromium on widget pages written for these tests, checked on the page's state."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def satisfied(result):
+    assert result["terminal_type"] == "goal_satisfied", result["stop_reason"]
+
+
+@pytest.mark.parametrize(
+    ("goal", "log"),
+    [
+        ("Click button TWO.", "TWO"),
+        ("Click button ONE, then click button TWO.", "ONE TWO"),
+        ("press the button Done", "Done"),
+    ],
+)
+async def test_a_role_word_followed_by_a_bare_name_names_the_button(run_widget, session, goal, log):
+    result, _ = await run_widget(goal, "named-buttons.html")
+    satisfied(result)
+    assert (await session.page.inner_text("#log")).strip() == log
+
+
+@pytest.mark.parametrize("goal", ["click the button below", "click the input field", "click the button one"])
+def test_words_that_place_a_control_are_not_taken_as_its_name(goal):
+    from agent.planning.offline import parse_goal
+
+    (click,) = parse_goal(goal).intents
+    assert click.target in ("button below", "", "button"), click
+
+
+@pytest.mark.parametrize(
+    ("goal", "day", "at"),
+    [
+        ("Enter 05/20/2010 as the date and press Book.", "2010-05-20", ""),
+        ("Enter 9:37 PM as the time and press Book.", "", "21:37"),
+        (
+            "type May 3, 2024 into the date, then type 7:05 am in the time field, then click Book",
+            "2024-05-03",
+            "07:05",
+        ),
+    ],
+)
+async def test_unlabelled_date_and_time_inputs_get_the_value_in_their_own_format(
+    run_widget, session, goal, day, at
+):
+    result, _ = await run_widget(goal, "when.html")
+    satisfied(result)
+    assert await session.page.input_value("#day") == day
+    assert await session.page.input_value("#at") == at
+    assert await session.page.input_value("#name") == ""
+    assert (await session.page.inner_text("#out")).strip() == "Booked"
+
+
+def test_dates_are_written_in_the_wire_format_of_the_input_and_other_text_is_left_alone():
+    from agent.planning.offline.dates import fields_for, wire_value
+
+    assert wire_value("12/23/2016", "date") == "2016-12-23"
+    assert wire_value("Dec 23, 2016 at 4:30 pm", "datetime-local") == "2016-12-23T16:30"
+    assert wire_value("4:30 pm", "time") == "16:30"
+    assert wire_value("4:30 pm", "date") == "4:30 pm"  # a time is not a date
+    assert wire_value("12/23/2016", "text") == "12/23/2016"
+    assert wire_value("Ada", "date") == "Ada"
+    assert fields_for("Ada Lovelace") == ()
+    assert fields_for("3") == ()
+    assert fields_for("05/20/2010") == ("date", "datetime-local")
+
+
+@pytest.mark.parametrize(
+    ("goal", "clicked"),
+    [
+        ('Switch between the tabs to find and click on the link "owl".', "owl"),
+        ('Expand the sections below, to find and click on the link "aliquet".', "aliquet"),
+        ("click the heron link", "heron"),
+    ],
+)
+async def test_a_link_in_a_closed_tab_or_collapsed_section_is_found_by_opening_them(
+    run_widget, session, goal, clicked
+):
+    """The near spelling 'aliquam' in view is not taken for 'aliquet' while content is still hidden."""
+    result, _ = await run_widget(goal, "hidden.html")
+    satisfied(result)
+    assert (await session.page.inner_text("#log")).strip() == clicked
+
+
+async def test_a_link_that_is_nowhere_fails_after_opening_everything_once(run_widget, session):
+    result, _ = await run_widget('click on the link "pelican"', "hidden.html")
+    assert result["terminal_type"] != "goal_satisfied"
+    assert (await session.page.inner_text("#log")).strip() == ""
+
+
+@pytest.mark.parametrize(
+    "goal",
+    [
+        'Enter the password "4471" into both text fields and press Save.',
+        "type 4471 in both boxes, then click Save",
+    ],
+)
+async def test_one_value_into_both_fields_fills_each_empty_field_once(run_widget, session, goal):
+    result, _ = await run_widget(goal, "two-fields.html")
+    satisfied(result)
+    assert await session.page.input_value("#first") == "4471"
+    assert await session.page.input_value("#second") == "4471"
+    assert await session.page.input_value("#nick") == "kit"
+    assert (await session.page.inner_text("#out")).strip() == "Saved"
+
+
+def test_into_all_fields_is_still_said_to_be_not_understood():
+    from agent.planning.offline import parse_goal
+
+    assert not parse_goal("type hello into all the fields").understood
+
+
+@pytest.mark.parametrize(
+    ("goal", "focused"),
+    [
+        ("Focus into the 3rd input textbox.", "c"),
+        ("click the last text box", "d"),
+        ("click the first textarea", "c"),
+    ],
+)
+async def test_an_ordinal_names_the_nth_text_field(run_widget, session, goal, focused):
+    result, _ = await run_widget(goal, "inputs.html")
+    satisfied(result)
+    assert (await session.page.inner_text("#log")).strip() == focused
+
+
+@pytest.mark.parametrize(
+    "goal",
+    [
+        'Enter an item that starts with "An" and ends with "ica".',
+        "type a word with five letters into the box",
+        "type something that rhymes with cat",
+    ],
+)
+def test_a_description_of_the_text_is_not_typed_as_the_text(goal):
+    from agent.planning.offline import parse_goal
+
+    assert parse_goal(goal).unknown
+
+
+def test_plain_text_that_starts_with_an_article_is_still_typed():
+    from agent.planning.offline import parse_goal
+
+    assert [i.step() for i in parse_goal("type a note into the box").intents] == ['Type "a note"']
+    assert [i.step() for i in parse_goal('Enter "an apple that is red"').intents] == [
+        'Type "an apple that is red"'
+    ]
+
+
+async def test_select_nothing_leaves_the_choices_alone_and_does_the_rest(run_widget, session):
+    result, _ = await run_widget("Select nothing and click Next.", "positions.html")
+    satisfied(result)
+    page = session.page
+    assert [await page.is_checked(f"#{i}") for i in ("r1", "r2", "c1", "c2", "c3")] == [
+        False,
+        False,
+        False,
+        False,
+        True,
+    ]
+
+
+def test_select_nothing_alone_is_not_a_goal():
+    from agent.planning.offline import parse_goal
+
+    assert not parse_goal("select nothing").understood
+
+
+def test_a_menu_path_is_said_to_be_not_understood_rather_than_half_followed():
+    from agent.planning.offline import parse_goal
+
+    assert parse_goal("Select Alvera>Terza>Ludovika").unknown
