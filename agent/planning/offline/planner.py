@@ -48,14 +48,14 @@ from agent.planning.offline.reading import answer_question
 from agent.planning.offline.text import clip
 from agent.planning.offline.translator import ground
 from agent.planning.offline.urls import canonical_url, is_blank, looks_like_url
-from agent.types import ALL_ACTIONS, Action, Observation
+from agent.types import ALL_ACTIONS, ERROR_NAVIGATION_BLOCKED, Action, Observation
 
 MAX_STEPS = 5
 MAX_STEP_FAILURES = 3
 MAX_OVERLAY_ATTEMPTS = 2
 MAX_RETRY_SCROLLS = 6
 RETRY_SCROLL_STEP = "Scroll down one page"
-_HARD_ERRORS = ("tool_limit", "navigation_blocked")
+_HARD_ERRORS = ("tool_limit", ERROR_NAVIGATION_BLOCKED)
 _SUBMIT_LIKE = re.compile(
     r"\b(?:submit|search|go|log\s*in|sign\s*in|sign\s*up|login|signin|signup|register|continue|next|"
     r"buy|checkout|check\s*out|place\s+order|send|save|apply|confirm|finish|done|ok)\b",
