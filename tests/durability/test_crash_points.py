@@ -135,7 +135,7 @@ async def test_resume_refuses_a_run_another_live_process_drives(tmp_path):
 
 async def test_a_paused_confirm_resumed_without_a_terminal_is_denied(click_site, record_dir, session):
     """``resume --no-input`` (or no terminal) on a run waiting at confirm: denied, never clicked, a terminal."""
-    from agent.cli import answer_without_terminal
+    from agent.cli_prompter import answer_without_terminal
 
     ctx = _ctx(record_dir, "nobody", interactive=True)
     paused = await run_goal(
