@@ -150,6 +150,13 @@ def _result(**fields: Any) -> PlanResult:
     return result  # type: ignore[return-value]
 
 
+def _unmet(reason: str, answer: str, *, why: str, raw: dict[str, Any]) -> PlanResult:
+    """A result that ends the run unmet: ``reason`` (a terminal reason or a planner word), ``answer`` for the user."""
+    return _result(
+        task_complete=True, success=False, failure_reason=reason, final_answer=answer, reasoning=why, raw=raw
+    )
+
+
 def _summary(actions: list[Intent], observation: Observation) -> str:
     """What was done, where the run ended, and what the page says about it (the evidence)."""
     done = "; ".join(describe(i) for i in actions)
@@ -168,12 +175,10 @@ def _give_up(parsed: ParsedGoal, step: str, failures: list[HistoryItem], done: i
     reason = last.get("message") or last.get("error_type") or "it kept failing"
     did = "; ".join(describe(i) for i in parsed.actions[:done])
     text = f"Could not carry out the step '{step}': {reason}." + (f" Done before that: {did}." if did else "")
-    return _result(
-        task_complete=True,
-        success=False,
-        failure_reason="step_failed",
-        final_answer=clip(text, 1000),
-        reasoning=f"the step failed {len(failures)} time(s)",
+    return _unmet(
+        "step_failed",
+        clip(text, 1000),
+        why=f"the step failed {len(failures)} time(s)",
         raw={"intents": [i.step() for i in parsed.intents], "failed_step": step},
     )
 
@@ -183,12 +188,10 @@ def plan_goal(request: PlanRequest) -> PlanResult:
     parsed = parse_goal(request.get("goal") or "")
     if not parsed.understood:
         message = not_understood_message(parsed)
-        return _result(
-            task_complete=True,
-            success=False,
-            failure_reason=terminals.INSUFFICIENT_KNOWLEDGE,
-            final_answer=message,
-            reasoning="goal not understood",
+        return _unmet(
+            terminals.INSUFFICIENT_KNOWLEDGE,
+            message,
+            why="goal not understood",
             raw={"unknown": list(parsed.unknown), "understood": [i.step() for i in parsed.intents]},
         )
     observation: Observation = request.get("observation") or {}
@@ -218,14 +221,12 @@ def plan_goal(request: PlanRequest) -> PlanResult:
                 raw=raw,
                 reasoning="no page is open yet; open the start page first",
             )
-        return _result(
-            task_complete=True,
-            success=False,
-            failure_reason=terminals.INSUFFICIENT_KNOWLEDGE,
-            raw=raw,
-            final_answer="The goal acts on a web page, but no page is open and the goal names no site. "
+        return _unmet(
+            terminals.INSUFFICIENT_KNOWLEDGE,
+            "The goal acts on a web page, but no page is open and the goal names no site. "
             "Start it with 'go to <url>', or give a start URL.",
-            reasoning="no page to act on",
+            why="no page to act on",
+            raw=raw,
         )
 
     remaining: list[Intent] = []
@@ -241,13 +242,11 @@ def plan_goal(request: PlanRequest) -> PlanResult:
             return _plan_questions(questions, observation, history, raw, request.get("start_url") or "")
         error = _page_error(observation)
         if error:
-            return _result(
-                task_complete=True,
-                success=False,
-                failure_reason="page_error",
+            return _unmet(
+                "page_error",
+                clip(f"{_summary(actions, observation)} But the page reports: {error}", 1000),
+                why="all steps done, but the page shows an error",
                 raw=raw,
-                final_answer=clip(f"{_summary(actions, observation)} But the page reports: {error}", 1000),
-                reasoning="all steps done, but the page shows an error",
             )
         return _result(
             task_complete=True,
@@ -391,13 +390,11 @@ def _plan_questions(
             raw=raw,
             reasoning="nothing on this site leads to it; search the web for it",
         )
-    return _result(
-        task_complete=True,
-        success=False,
-        failure_reason=terminals.ANSWER_NOT_FOUND,
-        final_answer=text,
+    return _unmet(
+        terminals.ANSWER_NOT_FOUND,
+        text,
+        why="the page was scanned to the end and no lead is left to follow",
         raw=raw,
-        reasoning="the page was scanned to the end and no lead is left to follow",
     )
 
 
