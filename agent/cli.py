@@ -20,15 +20,26 @@ import argparse
 import asyncio
 import contextlib
 import json
-import os
-import shlex
 import signal
 import sys
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
+from agent.cli_output import (
+    EXIT_NOT_SATISFIED,
+    EXIT_OK,
+    EXIT_SIGINT,
+    EXIT_SIGTERM,
+    EXIT_USAGE,
+    exit_code,
+    format_runs,
+    make_display,
+    one_line,
+    print_result,
+    resume_command,
+)
+from agent.cli_prompter import TerminalPrompter, answer_without_terminal
 from agent.cli_settings import (  # noqa: F401 - context_from_args is part of the CLI's API
     checked_settings,
     context_from_args,
@@ -36,12 +47,7 @@ from agent.cli_settings import (  # noqa: F401 - context_from_args is part of th
     stdin_is_tty,
 )
 from agent.config import ConfigError, load_context, load_settings
-from agent.context import Context
 from agent.settings_checks import check_browser_executable
-from agent.terminals import UNVERIFIED
-
-EXIT_OK, EXIT_NOT_SATISFIED, EXIT_USAGE = 0, 1, 2
-EXIT_SIGINT, EXIT_SIGTERM = 130, 143
 
 #: The run the current command drives (for the "how to resume" hint after Ctrl-C / SIGTERM).
 _active: dict[str, Any] = {}
@@ -127,208 +133,6 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--headed", action="store_true")
     demo.add_argument("--record-dir", help="where runs/<run_id>/ are written (default: runs)")
     return parser
-
-
-# --------------------------------------------------------------------------------------------------------------
-# output
-
-
-def resume_command(run_id: str, record_dir: str | None = None) -> str:
-    """The command that continues a run (with --record-dir when it is not the default)."""
-    command = f"python -m agent resume {shlex.quote(run_id)}"
-    if record_dir and Path(record_dir) != Path(load_context_quiet().record_dir):
-        command += f" --record-dir {shlex.quote(str(record_dir))}"
-    return command
-
-
-def load_context_quiet() -> Context:
-    try:
-        return load_context()
-    except ConfigError:
-        return Context()
-
-
-def one_line(text: str) -> str:
-    """A message on one line (YAML errors come with a multi-line excerpt)."""
-    return " ".join(part.strip() for part in text.splitlines() if part.strip() and part.strip() != "^")
-
-
-def print_result(result: dict[str, Any], as_json: bool) -> None:
-    if as_json:
-        print(json.dumps(result, default=str), flush=True)
-        return
-    terminal = f"{result.get('terminal_type') or result.get('status')}/{result.get('terminal_reason') or '-'}"
-    print(f"\n{terminal}  steps={result.get('steps')}  {result.get('elapsed_s')}s  url={result.get('url')}")
-    if result.get("final_answer") and result.get("terminal_type") == "goal_satisfied":
-        print(f"answer: {result['final_answer']}")
-    if result.get("terminal_reason") == UNVERIFIED:
-        found = f" (found: {result['candidate_answer']})" if result.get("candidate_answer") else ""
-        missing = "; ".join(result.get("missing") or []) or result.get("stop_reason") or "no evidence"
-        print(f"Not verified: {missing}{found}")
-    if result.get("question") and not result.get("terminal_type"):
-        print(f"waiting for: {result['question']}")
-    if (
-        result.get("stop_reason")
-        and result.get("terminal_type") != "goal_satisfied"
-        and (result.get("terminal_reason") != UNVERIFIED)
-    ):
-        print(f"reason: {result['stop_reason']}")
-    usage = result.get("usage") or {}
-    if usage.get("calls"):
-        print(
-            f"model: {usage.get('calls')} calls, {usage.get('total_tokens')} tokens, ${usage.get('cost_usd', 0):.4f}"
-        )
-    if result.get("run_dir"):
-        print(f"records: {result['run_dir']}  (trace.jsonl, result.json, report.html)")
-
-
-def exit_code(result: dict[str, Any]) -> int:
-    return EXIT_OK if result.get("terminal_type") == "goal_satisfied" else EXIT_NOT_SATISFIED
-
-
-def make_display(plain: bool, as_json: bool):
-    from agent.display import ProgressDisplay, wants_plain
-
-    return ProgressDisplay(
-        stream=sys.stderr,
-        plain=wants_plain(plain=plain, as_json=as_json, stream=sys.stderr, term=os.environ.get("TERM")),
-    )
-
-
-# --------------------------------------------------------------------------------------------------------------
-# questions at the terminal
-
-
-@contextlib.contextmanager
-def _ctrl_c_raises() -> Iterator[None]:
-    """While blocked reading a line, let Ctrl-C raise KeyboardInterrupt at once.
-
-    asyncio's own SIGINT handler only cancels the main task, which cannot happen while the event loop's thread
-    is blocked in ``readline``; the default handler interrupts the read itself.
-    """
-    try:
-        previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    except ValueError:  # not the main thread
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
-class TerminalPrompter:
-    """Answers the graph's interrupts at the terminal: confirm (approve / deny / edit) and ask_user (free text).
-
-    Questions go to ``out`` (stderr), answers come from ``stdin``: stdout stays clean for ``--json``. Ctrl-C at
-    a question returns None (the run stays paused and resumable) and sets ``interrupted``; end of input denies a
-    risky action and, at a question, ends the run.
-    """
-
-    def __init__(
-        self,
-        display: Any = None,
-        *,
-        stdin: TextIO | None = None,
-        out: TextIO | None = None,
-        auto_approve: bool = False,
-    ):
-        self.display = display
-        self.stdin = stdin or sys.stdin
-        self.out = out or sys.stderr
-        self.auto_approve = auto_approve
-        self.interrupted = False
-
-    def __call__(self, payload: dict[str, Any]) -> Any:
-        if payload.get("type") == "confirm" and self.auto_approve:
-            return {"decision": "approve"}
-        paused = self.display.paused() if self.display is not None else contextlib.nullcontext()
-        with paused:
-            try:
-                with _ctrl_c_raises():
-                    if payload.get("type") == "confirm":
-                        return self._confirm(payload)
-                    return self._ask(payload)
-            except KeyboardInterrupt:
-                self.interrupted = True
-                self._say("\n(stopped at the question: the run is paused and can be resumed)")
-                return None
-
-    def _say(self, text: str) -> None:
-        print(text, file=self.out, flush=True)
-
-    def _read(self, prompt: str) -> str | None:
-        """One line without its newline; None at end of input."""
-        self.out.write(prompt)
-        self.out.flush()
-        line = self.stdin.readline()
-        if line == "":
-            return None
-        return line.rstrip("\r\n")
-
-    def _confirm(self, payload: dict[str, Any]) -> dict[str, Any]:
-        action = payload.get("action") or {}
-        what = " ".join(str(p) for p in (action.get("action"), payload.get("target")) if p)
-        self._say(f"\n? Allow {what}?" if what else f"\n? {payload.get('question') or 'Allow this action?'}")
-        for reason in payload.get("reasons") or []:
-            self._say(f"    why:    {reason}")
-        if action.get("args"):
-            self._say(f"    args:   {json.dumps(action.get('args'), ensure_ascii=False)[:200]}")
-        if payload.get("url"):
-            self._say(f"    page:   {payload['url']}")
-        while True:
-            answer = self._read("  approve / deny / edit [a/d/e] (Enter = deny): ")
-            if answer is None:
-                self._say("")
-                return {"decision": "deny", "reason": "because the input ended before an answer"}
-            word = answer.strip().lower()
-            if word in ("a", "approve", "y", "yes"):
-                return {"decision": "approve"}
-            if word in ("d", "deny", "n", "no", ""):
-                return {"decision": "deny"}
-            if word in ("e", "edit"):
-                edited = self._edit(action)
-                if edited is not None:
-                    return {"decision": "edit", "action": edited}
-                continue
-            self._say(f"  please answer a, d or e (not {answer!r})")
-
-    def _edit(self, action: dict[str, Any]) -> dict[str, Any] | None:
-        example = json.dumps({k: action.get(k) for k in ("action", "element_id", "args")}, ensure_ascii=False)
-        self._say(f"  current: {example}")
-        raw = self._read("  new action as JSON (Enter = back): ")
-        if not raw or not raw.strip():
-            return None
-        try:
-            value = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            self._say(f"  not valid JSON: {exc}")
-            return None
-        if not isinstance(value, dict):
-            self._say("  the action must be a JSON object")
-            return None
-        return value
-
-    def _ask(self, payload: dict[str, Any]) -> dict[str, Any]:
-        self._say(f"\n? {payload.get('question') or 'The agent has a question.'}")
-        answer = self._read("  your answer (Ctrl-D = stop the run): ")
-        if answer is None:
-            self._say("")
-            return {"stop": True, "reason": "the input ended before an answer"}
-        return {"answer": answer}
-
-
-def answer_without_terminal(payload: dict[str, Any]) -> dict[str, Any]:
-    """The answer when no one can be asked: deny a risky action, end the run at a question.
-
-    (The nodes reach the same decision themselves when the context is not interactive; this value only
-    lets a run resumed at a pending question go on to that decision.)
-    """
-    return {
-        "decision": "deny",
-        "reason": "because there is no one to ask (no terminal, or --no-input)",
-        "stop": True,
-    }
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -432,24 +236,6 @@ async def cmd_resume(args: argparse.Namespace) -> int:
     finally:
         display.stop()
     return _finish_run(result, args, prompter)
-
-
-def format_runs(runs: list[dict[str, Any]]) -> list[str]:
-    """Lines of ``python -m agent runs``: id, outcome, reason, steps, start time, goal."""
-    import time
-
-    lines = [f"{'RUN ID':<28} {'OUTCOME':<17} {'REASON':<22} {'STEPS':>5}  {'STARTED':<16} GOAL"]
-    for r in runs:
-        outcome = r.get("terminal_type") or r.get("status") or "?"
-        reason = r.get("terminal_reason") or ("waiting for an answer" if r.get("status") == "paused" else "")
-        started = r.get("started_at")
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(float(started))) if started else ""
-        goal = " ".join(str(r.get("goal") or "").split())[:70]
-        steps = "" if r.get("steps") is None else str(r.get("steps"))
-        lines.append(f"{r['run_id']:<28} {outcome:<17} {reason:<22} {steps:>5}  {when:<16} {goal}")
-        if r.get("status") == "paused" and r.get("question"):
-            lines.append(f"{'':<28}   ? {str(r['question'])[:100]}")
-    return lines
 
 
 def cmd_runs(args: argparse.Namespace) -> int:

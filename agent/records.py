@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from agent.terminals import GOAL_SATISFIED
 from agent.types import TraceRecord
 
 _RUN_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,80}$")
@@ -328,7 +329,7 @@ def result_object(state: dict[str, Any]) -> dict[str, Any]:
         "terminal_reason": state.get("terminal_reason"),
         "stop_reason": state.get("stop_reason"),
         # an answer only for a proven goal: failure text belongs in stop_reason, never in final_answer
-        "final_answer": state.get("final_answer") if state.get("terminal_type") == "goal_satisfied" else None,
+        "final_answer": state.get("final_answer") if state.get("terminal_type") == GOAL_SATISFIED else None,
         "candidate_answer": state.get("candidate_answer"),
         "evidence": list(state.get("goal_evidence") or []),
         "missing": list(state.get("missing") or []),

@@ -16,6 +16,7 @@ from typing import Any
 from agent.browser import registry
 from agent.context import Context
 from agent.planning.base import Backend, PlanRequest, PlanResult, TranslateRequest, TranslateResult
+from agent.types import KIND_TIMEOUT
 
 #: Upper bound of one offline (rules) backend call, in seconds.
 RULES_CALL_TIMEOUT_S = 30.0
@@ -46,7 +47,7 @@ class Runtime:
         except TimeoutError:
             return {
                 "error": f"{who} did not answer within {self.call_timeout_s:.0f}s",
-                "error_kind": "timeout",
+                "error_kind": KIND_TIMEOUT,
             }
 
 

@@ -7,9 +7,16 @@ store it and a killed run can resume from it. The browser itself lives in a regi
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from typing_extensions import TypedDict  # pydantic (Studio schemas) rejects typing.TypedDict before 3.12
+
+#: What made ``observe`` call for loop mitigation (``loop_trigger``). ``world_frozen`` is also a terminal reason
+#: (``terminals.WORLD_FROZEN``) and a state field; as a trigger it is named only by these constants.
+LoopTrigger = Literal["repeat", "stagnation", "world_frozen"]
+TRIGGER_REPEAT: LoopTrigger = "repeat"
+TRIGGER_STAGNATION: LoopTrigger = "stagnation"
+TRIGGER_WORLD_FROZEN: LoopTrigger = "world_frozen"
 
 #: A history update holding only this item empties the history (a new run on a reused thread starts clean).
 HISTORY_RESET: dict[str, Any] = {"__reset__": True}
@@ -114,7 +121,7 @@ class AgentState(TypedDict, total=False):
     steps: int
     errors: int
     observations: int
-    loop_trigger: str | None  # repeat | stagnation | world_frozen
+    loop_trigger: LoopTrigger | None
     world_frozen: bool
     last_signature: str  # action+element+URL of the last executed action
     progress_score: float

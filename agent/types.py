@@ -58,6 +58,18 @@ ErrorType = Literal[
     "unknown",
 ]
 ERROR_TYPES: tuple[str, ...] = get_args(ErrorType)
+#: A refused navigation, as one action's error type (the planner can try another way). The same word is the
+#: run ending ``terminals.NAVIGATION_BLOCKED``, a different thing: code names the error type only by this.
+ERROR_NAVIGATION_BLOCKED: ErrorType = "navigation_blocked"
+
+#: Why a planning backend call failed (``BackendReply.error_kind``); ``error_retry`` turns it into the run's
+#: ending once the retry is spent. Two kinds share a word with a terminal reason (``terminals.MODEL_ERROR``,
+#: ``terminals.INVALID_ACTION``) but name a failed call, not a run's ending: code names them by these constants.
+BackendErrorKind = Literal["model_error", "invalid_reply", "timeout", "invalid_action"]
+KIND_MODEL_ERROR: BackendErrorKind = "model_error"
+KIND_INVALID_REPLY: BackendErrorKind = "invalid_reply"
+KIND_TIMEOUT: BackendErrorKind = "timeout"
+KIND_INVALID_ACTION: BackendErrorKind = "invalid_action"
 
 
 class ActionArgs(TypedDict, total=False):
@@ -313,7 +325,7 @@ class BackendReply(TypedDict, total=False):
     raw: dict[str, Any]  # the backend's full structured output (seed fields for the LLM planner)
     usage: Usage
     error: str  # set when the backend failed (model error, invalid reply after re-ask)
-    error_kind: str  # model_error | invalid_reply | timeout
+    error_kind: BackendErrorKind
     error_retryable: bool  # False when asking again cannot help (401/403/404/400): the run ends at once
 
 

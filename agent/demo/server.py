@@ -5,7 +5,7 @@ stops it. The pages in ``site/`` hold only their own content: each extends ``tem
 header, navigation, footer written once) and the server renders it per request, so a browser still gets plain,
 complete HTML at the same URLs. ``python -m agent.demo.server [PORT]`` serves the site for a look in a normal browser.
 
-The site's facts the goals rely on (kept in step with ``site/assets/app.js`` and ``site/data/catalog.json``,
+The site's facts the goals rely on (kept in step with ``site/assets/account.js`` and ``site/data/catalog.json``,
 and checked by ``tests/demo``): the demo account is ``demo`` / ``wayfinder``; its last order WF-10428 totals
 $59.33; 10 of the 24 products cost less than $20; searching "mug" finds 3 products.
 """

@@ -12,6 +12,8 @@ from typing import Any
 
 import openai
 
+from agent.types import KIND_MODEL_ERROR, KIND_TIMEOUT, BackendErrorKind
+
 #: Status codes worth retrying: rate limits, request timeouts, lock conflicts and server errors.
 RETRYABLE_STATUS = frozenset({408, 409, 429})
 
@@ -25,7 +27,7 @@ class ModelCallError(Exception):
         self,
         message: str,
         *,
-        kind: str = "model_error",
+        kind: BackendErrorKind = KIND_MODEL_ERROR,
         retryable: bool = False,
         status: int | None = None,
         retry_after_s: float | None = None,
@@ -102,7 +104,9 @@ def classify(exc: BaseException, *, timeout_s: float, base_url: str | None) -> M
         return exc
     if isinstance(exc, openai.APITimeoutError | asyncio.TimeoutError | TimeoutError):
         return ModelCallError(
-            f"model request timed out after {timeout_s:g} s (server {server})", kind="timeout", retryable=True
+            f"model request timed out after {timeout_s:g} s (server {server})",
+            kind=KIND_TIMEOUT,
+            retryable=True,
         )
     if isinstance(exc, openai.APIConnectionError):
         cause = exc.__cause__ or exc

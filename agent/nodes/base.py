@@ -26,7 +26,7 @@ from agent.llm.usage import add_usage
 from agent.records import elapsed_seconds, recorder_for
 from agent.state import AgentState
 from agent.terminals import NODE_ERROR, terminal_for
-from agent.types import ALL_ACTIONS, ELEMENT_ACTIONS, REQUIRED_ARGS
+from agent.types import ALL_ACTIONS, ELEMENT_ACTIONS, KIND_MODEL_ERROR, REQUIRED_ARGS
 
 NodeBody = Callable[[AgentState, Context], Awaitable[dict[str, Any]]]
 
@@ -95,7 +95,7 @@ def backend_error(source: str, result: dict[str, Any]) -> dict[str, Any]:
     return {
         "pending_error": {
             "source": source,
-            "kind": result.get("error_kind") or "model_error",
+            "kind": result.get("error_kind") or KIND_MODEL_ERROR,
             "message": result["error"],
             "retryable": result.get("error_retryable", True),
         },

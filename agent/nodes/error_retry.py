@@ -15,13 +15,14 @@ from agent.context import Context
 from agent.nodes.base import graph_node, terminal, with_hint
 from agent.state import AgentState
 from agent.terminals import INVALID_ACTION, MODEL_ERROR
+from agent.types import KIND_INVALID_ACTION, KIND_INVALID_REPLY, KIND_MODEL_ERROR, KIND_TIMEOUT
 
 #: error kind (agent.llm.errors and the nodes) -> terminal reason when the retry is spent
 _REASON_BY_KIND = {
-    "model_error": MODEL_ERROR,
-    "invalid_reply": MODEL_ERROR,
-    "timeout": MODEL_ERROR,
-    "invalid_action": INVALID_ACTION,
+    KIND_MODEL_ERROR: MODEL_ERROR,
+    KIND_INVALID_REPLY: MODEL_ERROR,
+    KIND_TIMEOUT: MODEL_ERROR,
+    KIND_INVALID_ACTION: INVALID_ACTION,
 }
 
 
@@ -29,7 +30,7 @@ _REASON_BY_KIND = {
 async def error_retry(state: AgentState, ctx: Context) -> dict[str, Any]:
     error = state.get("pending_error") or {
         "source": "unknown",
-        "kind": "model_error",
+        "kind": KIND_MODEL_ERROR,
         "message": "unknown error",
     }
     errors = int(state.get("errors", 0)) + 1

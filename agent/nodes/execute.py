@@ -30,6 +30,7 @@ from agent.nodes.base import failed_result, graph_node, history_item, with_hint
 from agent.records import read_inflight, recorder_for, write_inflight
 from agent.runtime import ensure_session
 from agent.state import AgentState
+from agent.types import ERROR_NAVIGATION_BLOCKED
 from agent.util.cancel import run_through_cancel
 
 AVOID_AFTER_FAILURES = 2
@@ -140,7 +141,7 @@ def refused_navigation(result: dict[str, Any], blocked: list[dict[str, str]]) ->
     return {
         **result,
         "status": "failure",
-        "error_type": "navigation_blocked",
+        "error_type": ERROR_NAVIGATION_BLOCKED,
         "message": f"{result.get('message', '')}; the page it tried to open was refused: blocked "
         f"{refused.get('url')}: {refused.get('reason')}".lstrip("; "),
     }

@@ -14,13 +14,13 @@ from agent.context import Context
 from agent.dom.observe import observe as observe_session
 from agent.nodes.base import graph_node, observe_options, terminal, with_hint
 from agent.runtime import ensure_session
-from agent.state import AgentState
+from agent.state import TRIGGER_REPEAT, TRIGGER_STAGNATION, TRIGGER_WORLD_FROZEN, AgentState
 from agent.terminals import REPEATED_ACTION, WORLD_FROZEN
 
 _REASON_BY_TRIGGER = {
-    "repeat": REPEATED_ACTION,
-    "stagnation": WORLD_FROZEN,
-    "world_frozen": WORLD_FROZEN,
+    TRIGGER_REPEAT: REPEATED_ACTION,
+    TRIGGER_STAGNATION: WORLD_FROZEN,
+    TRIGGER_WORLD_FROZEN: WORLD_FROZEN,
 }
 
 

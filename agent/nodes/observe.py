@@ -13,7 +13,7 @@ from agent.context import Context
 from agent.dom.observe import observe as observe_session
 from agent.nodes.base import graph_node, observe_options
 from agent.runtime import ensure_session
-from agent.state import AgentState
+from agent.state import TRIGGER_REPEAT, TRIGGER_STAGNATION, TRIGGER_WORLD_FROZEN, AgentState, LoopTrigger
 
 #: Actions whose effect is in field values or scroll position, not in the page structure.
 VALUE_ACTIONS = ("type", "select_option", "scroll", "screenshot", "wait", "switch_tab")
@@ -50,13 +50,13 @@ def loop_signals(state: AgentState, new: dict[str, Any], ctx: Context) -> dict[s
     no_progress = int(state.get("no_progress_steps", 0))
     if acted:
         no_progress = no_progress + 1 if (world_frozen or last.get("status") != "success") else 0
-    trigger = None
+    trigger: LoopTrigger | None = None
     if int(state.get("repeat_count", 0)) >= ctx.repeat_limit:
-        trigger = "repeat"
+        trigger = TRIGGER_REPEAT
     elif world_frozen and no_progress >= 2:
-        trigger = "world_frozen"
+        trigger = TRIGGER_WORLD_FROZEN
     elif stagnation >= ctx.stagnation_limit:
-        trigger = "stagnation"
+        trigger = TRIGGER_STAGNATION
     return {
         "stagnation_count": stagnation,
         "world_frozen": world_frozen,

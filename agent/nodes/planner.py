@@ -15,7 +15,7 @@ from agent.runtime import runtime_for
 from agent.stages import allowed_actions
 from agent.state import AgentState
 from agent.terminals import MAX_PLANNER_CALLS
-from agent.types import PlanRequest
+from agent.types import KIND_INVALID_REPLY, PlanRequest
 
 MAX_PROPOSED = 5
 
@@ -80,7 +80,7 @@ async def planner(state: AgentState, ctx: Context) -> dict[str, Any]:
     if not steps:
         update["pending_error"] = {
             "source": "planner",
-            "kind": "invalid_reply",
+            "kind": KIND_INVALID_REPLY,
             "message": "the planner proposed no steps and did not declare completion",
         }
         return update

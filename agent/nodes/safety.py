@@ -12,6 +12,7 @@ from agent.context import Context
 from agent.nodes.base import failed_step, graph_node
 from agent.safety import analyze_action
 from agent.state import AgentState
+from agent.types import ERROR_NAVIGATION_BLOCKED
 
 
 @graph_node("safety")
@@ -36,7 +37,7 @@ async def safety(state: AgentState, ctx: Context) -> dict[str, Any]:
             failed_step(
                 state,
                 action,
-                error_type="navigation_blocked",
+                error_type=ERROR_NAVIGATION_BLOCKED,
                 message=message,
                 hint=f"Blocked by policy: {message}",
             )

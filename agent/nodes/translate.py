@@ -15,7 +15,7 @@ from agent.nodes.base import backend_error, failed_step, graph_node, usage_updat
 from agent.runtime import runtime_for
 from agent.stages import allowed_actions
 from agent.state import AgentState
-from agent.types import TranslateRequest
+from agent.types import KIND_INVALID_ACTION, TranslateRequest
 
 
 @graph_node("translate")
@@ -25,7 +25,7 @@ async def translate(state: AgentState, ctx: Context) -> dict[str, Any]:
         return {
             "pending_error": {
                 "source": "translate",
-                "kind": "invalid_action",
+                "kind": KIND_INVALID_ACTION,
                 "message": "no plan step to translate",
             }
         }
@@ -73,7 +73,7 @@ async def translate(state: AgentState, ctx: Context) -> dict[str, Any]:
         allowed = [*allowed, "ask_user"]
     problem = validate_action(action, observation, allowed)
     if problem:
-        update["pending_error"] = {"source": "translate", "kind": "invalid_action", "message": problem}
+        update["pending_error"] = {"source": "translate", "kind": KIND_INVALID_ACTION, "message": problem}
         update["_action"] = action
         update["_note"] = f"invalid action: {problem}"
         return update

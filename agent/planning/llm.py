@@ -47,7 +47,7 @@ from agent.planning.base import PlanRequest, PlanResult, TranslateRequest, Trans
 from agent.prompts import system_prompt
 from agent.stages import allowed_actions
 from agent.terminals import ANSWER_NOT_FOUND, INSUFFICIENT_KNOWLEDGE
-from agent.types import Action, Observation
+from agent.types import KIND_INVALID_REPLY, KIND_TIMEOUT, Action, Observation
 
 METHODS = ("json_schema", "function_calling", "json_mode")
 DEFAULT_RETRY_BACKOFF_S = 0.5
@@ -237,7 +237,7 @@ class OpenAIBackend:
             return TranslateResult(
                 action=None,
                 status="failure",
-                error_type="timeout" if reply.error_kind == "timeout" else "unknown",
+                error_type="timeout" if reply.error_kind == KIND_TIMEOUT else "unknown",
                 message=reply.error,
                 **reply.failure(),
             )
@@ -313,7 +313,7 @@ class OpenAIBackend:
         return _Reply(
             usage=usage,
             error=f"invalid {schema_name} reply after one re-ask: {'; '.join(errors)}",
-            error_kind="invalid_reply",
+            error_kind=KIND_INVALID_REPLY,
             reply_text=text,
         )
 

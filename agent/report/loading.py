@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from agent.terminals import BUDGET_EXHAUSTED, GOAL_FAILED, GOAL_SATISFIED, LOOP_STUCK
+
 REPORT_NAME = "report.html"
 TRACE_NAME = "trace.jsonl"
 RESULT_NAME = "result.json"
@@ -23,10 +25,10 @@ RESULT_NAME = "result.json"
 EMBED_LIMIT_BYTES = 2_000_000
 
 TERMINAL_LABELS: dict[str, str] = {
-    "goal_satisfied": "goal satisfied",
-    "goal_failed": "goal failed",
-    "loop_stuck": "loop stuck",
-    "budget_exhausted": "budget exhausted",
+    GOAL_SATISFIED: "goal satisfied",
+    GOAL_FAILED: "goal failed",
+    LOOP_STUCK: "loop stuck",
+    BUDGET_EXHAUSTED: "budget exhausted",
 }
 
 #: Event keys worth showing next to the event type, in display order.

@@ -29,6 +29,7 @@ from agent.report.loading import (
     num,
     short,
 )
+from agent.terminals import GOAL_SATISFIED
 
 Block = dict[str, Any]
 
@@ -316,7 +317,7 @@ def header_view(run_dir: Path, loaded: LoadedRun) -> Block:
         "badge": badge(kind),
         "reason": reason,
         "stop_reason": stop_reason if stop_reason != reason else "",
-        "answer_css": "answer" if kind == "goal_satisfied" else "answer answer-other",
+        "answer_css": "answer" if kind == GOAL_SATISFIED else "answer answer-other",
         "answer": None if final_answer in (None, "") else as_text(final_answer),
         "show_answer": final_answer not in (None, "") or loaded.result is not None,
         "totals": totals(loaded),

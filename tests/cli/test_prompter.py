@@ -1,4 +1,4 @@
-"""Answering the agent's questions at the terminal (agent.cli.TerminalPrompter), input scripted line by line.
+"""Answering the agent's questions at the terminal (agent.cli_prompter.TerminalPrompter), input scripted line by line.
 
 The pty tests in tests/durability drive the same code in a real terminal; these cover every branch quickly.
 """
@@ -10,7 +10,8 @@ import signal
 
 import pytest
 
-from agent.cli import TerminalPrompter, answer_without_terminal, context_from_args
+from agent.cli_prompter import TerminalPrompter, answer_without_terminal
+from agent.cli_settings import context_from_args
 from agent.nodes.confirm import parse_decision
 
 CONFIRM = {

@@ -190,7 +190,7 @@ async def test_login_flow_and_last_order(page, demo_url):
 
 def test_demo_goal_answer_matches_order_lines():
     """The constant the demo checks against is the sum the account page computes (items + shipping)."""
-    app = (DEMO_ROOT / "assets" / "app.js").read_text(encoding="utf-8")
+    app = (DEMO_ROOT / "assets" / "account.js").read_text(encoding="utf-8")
     lines = re.findall(r"qty: (\d+), price: ([\d.]+)", app)
     shipping = float(re.search(r"shipping: ([\d.]+)", app).group(1))
     total = sum(int(q) * float(p) for q, p in lines) + shipping

@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-from agent.context import Context
 from agent.graph import build_graph
 from agent.runner import run_goal
 from agent.util.static_server import StaticServer
 from tests.site_routes import shell_routes
+from tests.support.factories import offline_context
 
 DOCSITE_ROOT = Path(__file__).parent
 
@@ -69,18 +69,11 @@ def run_docs(session, docsite_url, tmp_path):
     """Run a goal from the docs' start page; returns (result, evidence list of the last planner output)."""
 
     async def go(goal: str, path: str = "/index.html", **overrides: Any):
-        values: dict[str, Any] = {
-            "planner": "rules",
-            "record_dir": str(tmp_path / "runs"),
-            "max_steps": 30,
-            "max_seconds": 90.0,
-            "action_timeout_s": 6.0,
-            "navigation_timeout_s": 8.0,
-            # the web search engine is never the way here: it points at a page that does not exist
-            "search_url_template": docsite_url + "/no-such-engine?q={query}",
-        }
-        values.update(overrides)
-        result = await run_goal(goal, Context(**values), start_url=docsite_url + path, session=session)
+        # the web search engine is never the way here: it points at a page that does not exist
+        search = docsite_url + "/no-such-engine?q={query}"
+        settings = {"max_steps": 30, "max_seconds": 90.0, "search_url_template": search, **overrides}
+        ctx = offline_context(tmp_path / "runs", **settings)
+        result = await run_goal(goal, ctx, start_url=docsite_url + path, session=session)
         state = await final_state(result)
         evidence = list((state.get("planner_output") or {}).get("evidence") or [])
         return result, evidence

@@ -17,6 +17,7 @@ from agent.nodes.execute import execute
 from agent.records import read_status, write_inflight
 from agent.runner import RunBusyError, resume_run, run_goal
 from tests.durability.helpers import STEP_NAMES, STEPS_GOAL, assert_trace_intact, read_trace
+from tests.support.factories import offline_context
 
 
 class Crash(Exception):
@@ -36,16 +37,7 @@ def _crashing_saver(steps_at_crash: int):
 
 
 def _ctx(record_dir, run_id: str, **extra) -> Context:
-    settings = {
-        "planner": "rules",
-        "record_dir": str(record_dir),
-        "run_id": run_id,
-        "max_steps": 10,
-        "max_seconds": 90.0,
-        "action_timeout_s": 6.0,
-        "navigation_timeout_s": 8.0,
-    }
-    return Context(**{**settings, **extra})
+    return offline_context(record_dir, run_id=run_id, **{"max_seconds": 90.0, **extra})
 
 
 async def test_output_of_a_node_whose_checkpoint_was_lost_is_committed_on_resume(
@@ -135,7 +127,7 @@ async def test_resume_refuses_a_run_another_live_process_drives(tmp_path):
 
 async def test_a_paused_confirm_resumed_without_a_terminal_is_denied(click_site, record_dir, session):
     """``resume --no-input`` (or no terminal) on a run waiting at confirm: denied, never clicked, a terminal."""
-    from agent.cli import answer_without_terminal
+    from agent.cli_prompter import answer_without_terminal
 
     ctx = _ctx(record_dir, "nobody", interactive=True)
     paused = await run_goal(

@@ -9,7 +9,8 @@ import os
 import subprocess
 import sys
 
-from agent.cli import format_runs, main
+from agent.cli import main
+from agent.cli_output import format_runs
 from agent.nodes.execute import interrupted_risky_action
 from agent.records import (
     list_runs,

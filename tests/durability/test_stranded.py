@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
-
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
 from agent.context import Context
 from agent.graph import build_graph
 from agent.runner import resume_run, run_goal
+from tests.support.factories import trace_records
 
 
 async def test_a_stranded_run_resumes_from_a_fresh_observation(tmp_path, site_url):
@@ -30,5 +29,5 @@ async def test_a_stranded_run_resumes_from_a_fresh_observation(tmp_path, site_ur
     # it went on (the new browser lost the typed username, so the page may reject the login: any terminal)
     assert result["terminal_type"] in ("goal_satisfied", "goal_failed"), result
     assert result["steps"] > 1
-    nodes = [json.loads(line)["node"] for line in (run_dir / "trace.jsonl").read_text().splitlines()]
+    nodes = [record["node"] for record in trace_records(run_dir)]
     assert nodes.count("finalize") == 2 and nodes[nodes.index("finalize") + 1] == "observe"

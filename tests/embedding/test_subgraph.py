@@ -20,6 +20,7 @@ from typing_extensions import TypedDict
 from agent import Context, build_graph
 from agent.browser import registry
 from tests.embedding.site import account_site
+from tests.support.factories import offline_context
 
 
 # --- the parent app (docs/EMBEDDING.md, "As a subgraph") ---------------------------------------------------
@@ -79,16 +80,7 @@ def build_ticket_app(checkpointer):
 
 # --- tests ---------------------------------------------------------------------------------------------------
 def _ctx(tmp_path, **overrides) -> Context:
-    values = {
-        "planner": "rules",
-        "record_dir": str(tmp_path / "runs"),
-        "max_steps": 10,
-        "max_seconds": 60.0,
-        "action_timeout_s": 6.0,
-        "navigation_timeout_s": 8.0,
-    }
-    values.update(overrides)
-    return Context(**values)
+    return offline_context(tmp_path / "runs", **overrides)
 
 
 def test_import_agent_is_cheap_and_exports_the_api():

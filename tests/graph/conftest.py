@@ -2,29 +2,20 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
 from agent.context import Context
 from agent.runner import run_goal
+from tests.support.factories import offline_context, trace_records
 
 
 @pytest.fixture
 def make_ctx(tmp_path, site_url):
     def make(**overrides) -> Context:
-        values = {
-            "planner": "rules",
-            "record_dir": str(tmp_path / "runs"),
-            "max_steps": 12,
-            "max_seconds": 60.0,
-            "search_url_template": site_url + "/search.html?q={query}",
-            "action_timeout_s": 6.0,
-            "navigation_timeout_s": 8.0,
-        }
-        values.update(overrides)
-        return Context(**values)
+        search = site_url + "/search.html?q={query}"
+        return offline_context(
+            tmp_path / "runs", **{"max_steps": 12, "search_url_template": search, **overrides}
+        )
 
     return make
 
@@ -37,10 +28,6 @@ def run(session, site_url, make_ctx):
         ctx = make_ctx(**ctx_overrides)
         start = site_url + path if path else None
         result = await run_goal(goal, ctx, start_url=start, session=session)
-        trace_path = Path(result["run_dir"]) / "trace.jsonl"
-        records = (
-            [json.loads(line) for line in trace_path.read_text().splitlines()] if trace_path.exists() else []
-        )
-        return result, records
+        return result, trace_records(result["run_dir"])
 
     return go

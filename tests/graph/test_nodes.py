@@ -31,6 +31,7 @@ from agent.nodes.progress import progress
 from agent.nodes.safety import safety
 from agent.nodes.start import initial_counters
 from agent.nodes.translate import translate
+from tests.support.factories import trace_records
 
 OBS = {
     "url": "http://127.0.0.1/login.html",
@@ -75,8 +76,7 @@ def rt(**ctx):
 
 
 def trace(tmp_path):
-    path = tmp_path / "trace.jsonl"
-    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+    return trace_records(tmp_path)
 
 
 async def test_goal_check_budgets_end_the_run(tmp_path):

@@ -7,9 +7,6 @@ real, so the outcomes (clicks on stale or missing ids, blocked URLs, bad keys) a
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -19,6 +16,7 @@ from agent.runner import run_goal
 from agent.stages import STAGES
 from agent.terminals import TERMINAL_REASONS
 from tests.graph.scripted import RandomBackend
+from tests.support.factories import trace_records
 
 MAX_STEPS = 4
 
@@ -49,9 +47,8 @@ async def test_random_outcomes_keep_the_fsm_sound(data, page, session, site_url,
     assert result["terminal_type"] in {"goal_satisfied", "goal_failed", "loop_stuck", "budget_exhausted"}
     assert TERMINAL_REASONS[result["terminal_reason"]] == result["terminal_type"]
     assert result["steps"] <= MAX_STEPS
-    records = [
-        json.loads(line) for line in (Path(result["run_dir"]) / "trace.jsonl").read_text().splitlines()
-    ]
+    records = trace_records(result["run_dir"])
+    assert records, "the run wrote no trace"
     stages = [STAGES.index(r["stage"]) for r in records if r.get("stage") in STAGES]
     assert stages == sorted(stages)
     assert [r["seq"] for r in records] == list(range(1, len(records) + 1))

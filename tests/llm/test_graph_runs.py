@@ -31,6 +31,7 @@ from tests.llm.fake_openai import (
     last_user_text,
     text,
 )
+from tests.support.factories import trace_records
 
 # ---------------------------------------------------------------------------------------------------------
 # The scripted model
@@ -219,9 +220,7 @@ def result_json(result: dict[str, Any]) -> dict[str, Any]:
 
 def trace(result: dict[str, Any], node: str | None = None) -> list[dict[str, Any]]:
     """The run's trace records (of one node)."""
-    lines = (Path(result["run_dir"]) / "trace.jsonl").read_text(encoding="utf-8").splitlines()
-    records = [json.loads(line) for line in lines if line.strip()]
-    return [r for r in records if node is None or r["node"] == node]
+    return [r for r in trace_records(result["run_dir"]) if node is None or r["node"] == node]
 
 
 def prompts(fake: FakeOpenAIServer, kind: str | None = None) -> list[str]:

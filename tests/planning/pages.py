@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from agent.planning.offline.page import role_of
 from agent.types import Element, Observation
 
 VIEWPORT = 900.0
@@ -99,23 +100,8 @@ class Page:
 
 
 def _implicit(tag: str, input_type: str, attrs: dict[str, str]) -> str:
-    if tag == "a":
-        return "link" if attrs.get("href") else ""
-    if tag == "button":
-        return "button"
-    if tag == "select":
-        return "combobox"
-    if tag == "textarea":
-        return "textbox"
-    if tag == "input":
-        if input_type in ("checkbox", "radio"):
-            return input_type
-        if input_type in ("submit", "button"):
-            return "button"
-        return "searchbox" if input_type == "search" else "textbox"
-    if tag in ("h1", "h2", "h3", "h4"):
-        return "heading"
-    return ""
+    """The implicit role of a tag, as the offline planner reads it."""
+    return role_of({"tag": tag, "input_type": input_type, "attrs": attrs})  # type: ignore[typeddict-item]
 
 
 def _header(p: Page, host: str) -> None:
@@ -305,70 +291,22 @@ def form_page() -> Observation:
     p.add("input", name="First name", x=100, y=120, w=250, input_type="text", attrs={"name": "first_name"})
     p.add("input", name="Last name", x=400, y=120, w=250, input_type="text", attrs={"name": "last_name"})
     p.add("input", name="Email", x=100, y=180, w=300, input_type="email", attrs={"name": "email"})
-    p.add(
-        "select",
-        name="Color",
-        x=100,
-        y=240,
-        w=200,
-        options=["Choose a color", "Red", "Green", "Blue"],
-        value="Choose a color",
-        attrs={"name": "color"},
-    )
-    p.add(
-        "select",
-        name="Size",
-        x=350,
-        y=240,
-        w=200,
-        options=["Small", "Medium", "Large"],
-        value="Small",
-        attrs={"name": "size"},
-    )
-    p.add(
-        "input",
-        name="Subscribe to newsletter",
-        x=100,
-        y=300,
-        w=20,
-        h=20,
-        input_type="checkbox",
-        checked=True,
-        attrs={"name": "newsletter"},
-    )
-    p.add(
-        "input",
-        name="I agree to the terms and conditions",
-        x=100,
-        y=340,
-        w=20,
-        h=20,
-        input_type="checkbox",
-        checked=False,
-        attrs={"name": "terms"},
-    )
-    p.add(
-        "input",
-        name="Express shipping",
-        x=100,
-        y=380,
-        w=20,
-        h=20,
-        input_type="radio",
-        checked=False,
-        attrs={"name": "shipping"},
-    )
-    p.add(
-        "input",
-        name="Standard shipping",
-        x=300,
-        y=380,
-        w=20,
-        h=20,
-        input_type="radio",
-        checked=True,
-        attrs={"name": "shipping"},
-    )
+    for name, x, options, field in (
+        ("Color", 100, ["Choose a color", "Red", "Green", "Blue"], "color"),
+        ("Size", 350, ["Small", "Medium", "Large"], "size"),
+    ):
+        p.add(
+            "select", name=name, x=x, y=240, w=200, options=options, value=options[0], attrs={"name": field}
+        )
+    for name, x, y, kind, checked, field in (
+        ("Subscribe to newsletter", 100, 300, "checkbox", True, "newsletter"),
+        ("I agree to the terms and conditions", 100, 340, "checkbox", False, "terms"),
+        ("Express shipping", 100, 380, "radio", False, "shipping"),
+        ("Standard shipping", 300, 380, "radio", True, "shipping"),
+    ):
+        p.add(
+            "input", name=name, x=x, y=y, w=20, h=20, input_type=kind, checked=checked, attrs={"name": field}
+        )
     p.add("textarea", name="Message", x=100, y=430, w=500, h=80, attrs={"name": "message"})
     p.add("button", "Cancel", x=100, y=540, w=100)
     p.add("button", "Place order", x=220, y=540, w=140, input_type="submit")

@@ -124,27 +124,23 @@ def test_goal_that_itself_accepts_cookies_is_not_doubled():
     assert result["proposed_actions"] == ["Accept the cookie banner", "Click the first story"]
 
 
+#: The history item of a step the translator could not ground: there is no Checkout button on the listing.
+CHECKOUT_NOT_FOUND = {
+    "plan_step": 'Click the "Checkout" button',
+    "action": "translate",
+    "status": "failure",
+    "error_type": "element_not_found",
+    "message": 'no button "Checkout" on the page',
+}
+
+
 def test_element_not_found_with_content_below_scrolls_and_retries():
-    failure = {
-        "plan_step": 'Click the "Checkout" button',
-        "action": "translate",
-        "status": "failure",
-        "error_type": "element_not_found",
-        "message": 'no button "Checkout" on the page',
-    }
-    result = plan("click the Checkout button", pages.shop_listing(), history=[failure])
+    result = plan("click the Checkout button", pages.shop_listing(), history=[CHECKOUT_NOT_FOUND])
     assert result["proposed_actions"] == [RETRY_SCROLL_STEP, 'Click the "Checkout" button']
 
 
 def test_a_step_that_keeps_failing_ends_the_run_with_the_reason():
-    failure = {
-        "plan_step": 'Click the "Checkout" button',
-        "action": "translate",
-        "status": "failure",
-        "error_type": "element_not_found",
-        "message": 'no button "Checkout" on the page',
-    }
-    result = plan("click the Checkout button", pages.shop_listing(), history=[failure] * 3)
+    result = plan("click the Checkout button", pages.shop_listing(), history=[CHECKOUT_NOT_FOUND] * 3)
     assert result["task_complete"] is True and result["success"] is False
     assert result["failure_reason"] == "step_failed"
     assert 'no button "Checkout"' in result["final_answer"]

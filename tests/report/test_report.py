@@ -156,6 +156,16 @@ def _full_run(run_dir: Path) -> None:
     _write_run(run_dir, records, result)
 
 
+async def _shown_screenshots(page, src_prefix: str, count: int):
+    """The report's screenshots: ``count`` of them, each from ``src_prefix`` and actually decoded."""
+    imgs = page.locator("img.shot-img")
+    assert await imgs.count() == count
+    for i in range(count):
+        assert (await imgs.nth(i).get_attribute("src")).startswith(src_prefix)
+        assert await imgs.nth(i).evaluate("img => img.complete && img.naturalWidth > 0")
+    return imgs
+
+
 async def _open(page, path: Path) -> None:
     await page.goto(path.resolve().as_uri())
     await page.wait_for_load_state("load")
@@ -198,12 +208,7 @@ async def test_report_renders_in_chromium(page, tmp_path):
     assert "observe" in timings and "planner" in timings and "ms" in timings
 
     # Screenshots are embedded and actually decode.
-    imgs = page.locator("img.shot-img")
-    assert await imgs.count() == 2
-    for i in range(2):
-        src = await imgs.nth(i).get_attribute("src")
-        assert src.startswith("data:image/png;base64,")
-        assert await imgs.nth(i).evaluate("img => img.complete && img.naturalWidth > 0")
+    imgs = await _shown_screenshots(page, "data:image/png;base64,", 2)
 
     # Clicking a screenshot enlarges it (CSS-only), clicking again shrinks it.
     first = imgs.first
@@ -240,12 +245,7 @@ async def test_large_screenshots_are_linked_relative(page, tmp_path):
 
     report = write_report(run_dir, embed_limit_bytes=0)
     await _open(page, report)
-    imgs = page.locator("img.shot-img")
-    assert await imgs.count() == 2
-    for i in range(2):
-        src = await imgs.nth(i).get_attribute("src")
-        assert src.startswith("screenshots/")
-        assert await imgs.nth(i).evaluate("img => img.complete && img.naturalWidth > 0")
+    await _shown_screenshots(page, "screenshots/", 2)
 
 
 def test_escaping_in_source(tmp_path):

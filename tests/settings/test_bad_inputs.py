@@ -29,6 +29,16 @@ def _cfg(text: str) -> dict[str, bytes]:
     return {"c.yaml": text.encode("utf-8")}
 
 
+def file_case(name: str, yaml: str, *expected: str) -> Case:
+    """A bad value in a ``--config`` file (written as c.yaml)."""
+    return Case(name, ["--config", "{tmp}/c.yaml"], expected, files=_cfg(yaml))
+
+
+def env_case(name: str, variable: str, value: str, *expected: str) -> Case:
+    """A bad value in one environment variable."""
+    return Case(name, [], expected, env={variable: value})
+
+
 CASES = [
     # --- config file: the path itself
     Case(
@@ -41,114 +51,58 @@ CASES = [
         ("not UTF-8", "save it as UTF-8"),
         files={"c.yaml": b"max_steps: 3\nmodel: caf\xe9\n"},
     ),
-    Case("config not YAML", ["--config", "{tmp}/c.yaml"], ("not valid YAML",), files=_cfg("a: [unclosed\n")),
-    Case("config a list", ["--config", "{tmp}/c.yaml"], ("mapping of settings",), files=_cfg("- a\n- b\n")),
+    file_case("config not YAML", "a: [unclosed\n", "not valid YAML"),
+    file_case("config a list", "- a\n- b\n", "mapping of settings"),
     # --- config file: values, named with file and line
-    Case(
-        "file nan",
-        ["--config", "{tmp}/c.yaml"],
-        ("'max_seconds'", "c.yaml line 2", "finite"),
-        files=_cfg("planner: rules\nmax_seconds: .nan\n"),
+    file_case("file nan", "planner: rules\nmax_seconds: .nan\n", "'max_seconds'", "c.yaml line 2", "finite"),
+    file_case("file inf", "max_seconds: .inf\n", "'max_seconds'", "line 1", "finite"),
+    file_case(
+        "file negative timeout", "navigation_timeout_s: -1\n", "'navigation_timeout_s'", "greater than 0"
     ),
-    Case(
-        "file inf",
-        ["--config", "{tmp}/c.yaml"],
-        ("'max_seconds'", "line 1", "finite"),
-        files=_cfg("max_seconds: .inf\n"),
+    file_case("file zero failures", "max_failures: 0\n", "'max_failures'", "greater than or equal to 1"),
+    file_case("file boolean count", "max_steps: yes\n", "'max_steps'", "not true/false"),
+    file_case("file unknown key", "max_stepz: 3\n", "unknown setting 'max_stepz'", "c.yaml"),
+    file_case(
+        "file bad choice", "# comment\n\nconfirm_policy: sometimes\n", "'confirm_policy'", "line 3", "'ask'"
     ),
-    Case(
-        "file negative timeout",
-        ["--config", "{tmp}/c.yaml"],
-        ("'navigation_timeout_s'", "greater than 0"),
-        files=_cfg("navigation_timeout_s: -1\n"),
+    file_case(
+        "file tiny viewport", "viewport_width: 3\n", "'viewport_width'", "greater than or equal to 100"
     ),
-    Case(
-        "file zero failures",
-        ["--config", "{tmp}/c.yaml"],
-        ("'max_failures'", "greater than or equal to 1"),
-        files=_cfg("max_failures: 0\n"),
-    ),
-    Case(
-        "file boolean count",
-        ["--config", "{tmp}/c.yaml"],
-        ("'max_steps'", "not true/false"),
-        files=_cfg("max_steps: yes\n"),
-    ),
-    Case(
-        "file unknown key",
-        ["--config", "{tmp}/c.yaml"],
-        ("unknown setting 'max_stepz'", "c.yaml"),
-        files=_cfg("max_stepz: 3\n"),
-    ),
-    Case(
-        "file bad choice",
-        ["--config", "{tmp}/c.yaml"],
-        ("'confirm_policy'", "line 3", "'ask'"),
-        files=_cfg("# comment\n\nconfirm_policy: sometimes\n"),
-    ),
-    Case(
-        "file tiny viewport",
-        ["--config", "{tmp}/c.yaml"],
-        ("'viewport_width'", "greater than or equal to 100"),
-        files=_cfg("viewport_width: 3\n"),
-    ),
-    Case(
-        "file temperature",
-        ["--config", "{tmp}/c.yaml"],
-        ("'temperature'", "less than or equal to 2"),
-        files=_cfg("temperature: 9\n"),
-    ),
-    Case(
-        "file mapping as text",
-        ["--config", "{tmp}/c.yaml"],
-        ("'model'", "not a mapping"),
-        files=_cfg("model: {a: 1}\n"),
-    ),
-    Case(
-        "file empty required",
-        ["--config", "{tmp}/c.yaml"],
-        ("'headless'", "must not be empty"),
-        files=_cfg("headless:\n"),
-    ),
+    file_case("file temperature", "temperature: 9\n", "'temperature'", "less than or equal to 2"),
+    file_case("file mapping as text", "model: {a: 1}\n", "'model'", "not a mapping"),
+    file_case("file empty required", "headless:\n", "'headless'", "must not be empty"),
     # --- environment
-    Case(
-        "env nan",
-        [],
-        ("'max_seconds'", "env WAYFINDER_MAX_SECONDS", "finite"),
-        env={"WAYFINDER_MAX_SECONDS": "nan"},
+    env_case(
+        "env nan", "WAYFINDER_MAX_SECONDS", "nan", "'max_seconds'", "env WAYFINDER_MAX_SECONDS", "finite"
     ),
-    Case("env inf", [], ("env WAYFINDER_MAX_COST_USD", "finite"), env={"WAYFINDER_MAX_COST_USD": "inf"}),
-    Case(
-        "env negative",
-        [],
-        ("env WAYFINDER_MAX_TOKENS", "greater than or equal to 0"),
-        env={"WAYFINDER_MAX_TOKENS": "-5"},
+    env_case("env inf", "WAYFINDER_MAX_COST_USD", "inf", "env WAYFINDER_MAX_COST_USD", "finite"),
+    env_case(
+        "env negative", "WAYFINDER_MAX_TOKENS", "-5", "env WAYFINDER_MAX_TOKENS", "greater than or equal to 0"
     ),
-    Case(
-        "env fraction for count",
-        [],
-        ("env WAYFINDER_MAX_STEPS", "integer"),
-        env={"WAYFINDER_MAX_STEPS": "2.5"},
-    ),
-    Case("env not a bool", [], ("env WAYFINDER_HEADLESS", "boolean"), env={"WAYFINDER_HEADLESS": "perhaps"}),
-    Case("env unknown", [], ("WAYFINDER_NOPE", "unset it"), env={"WAYFINDER_NOPE": "1"}),
-    Case(
+    env_case("env fraction for count", "WAYFINDER_MAX_STEPS", "2.5", "env WAYFINDER_MAX_STEPS", "integer"),
+    env_case("env not a bool", "WAYFINDER_HEADLESS", "perhaps", "env WAYFINDER_HEADLESS", "boolean"),
+    env_case("env unknown", "WAYFINDER_NOPE", "1", "WAYFINDER_NOPE", "unset it"),
+    env_case(
         "env bad base url",
-        [],
-        ("'base_url'", "env WAYFINDER_BASE_URL", "http://"),
-        env={"WAYFINDER_BASE_URL": "ftp://models.test"},
+        "WAYFINDER_BASE_URL",
+        "ftp://models.test",
+        "'base_url'",
+        "env WAYFINDER_BASE_URL",
+        "http://",
     ),
-    Case(
+    env_case(
         "env missing browser",
-        [],
-        ("'browser_executable'", "not an executable file"),
-        env={"WAYFINDER_BROWSER_EXECUTABLE": "/nonexistent/chromium"},
+        "WAYFINDER_BROWSER_EXECUTABLE",
+        "/nonexistent/chromium",
+        "'browser_executable'",
+        "not an executable file",
     ),
-    Case(
+    env_case(
         "env missing prompts dir",
-        [],
-        ("'prompts_dir'", "not a directory"),
-        env={"WAYFINDER_PROMPTS_DIR": "/nonexistent/prompts"},
+        "WAYFINDER_PROMPTS_DIR",
+        "/nonexistent/prompts",
+        "'prompts_dir'",
+        "not a directory",
     ),
     # --- flags
     Case("flag nan seconds", ["--max-seconds", "nan"], ("flag --max-seconds", "finite")),

@@ -28,6 +28,7 @@ from langgraph_sdk import get_client
 from langgraph_sdk.schema import Command
 
 from tests.embedding.site import account_site
+from tests.support.factories import offline_settings
 
 REPO = Path(__file__).resolve().parents[2]
 CONFIG = REPO / "langgraph.json"
@@ -181,15 +182,7 @@ def dev_server(tmp_path_factory) -> Iterator[DevServer]:
 @pytest.fixture
 def context(tmp_path) -> dict:
     """Run settings sent with each run (the Studio form's values): offline planner, records in tmp."""
-    return {
-        "planner": "rules",
-        "record_dir": str(tmp_path / "runs"),
-        "headless": True,
-        "max_steps": 10,
-        "max_seconds": 60.0,
-        "action_timeout_s": 6.0,
-        "navigation_timeout_s": 8.0,
-    }
+    return offline_settings(tmp_path / "runs", headless=True)
 
 
 async def _stream(client, thread_id: str, **kwargs) -> list:

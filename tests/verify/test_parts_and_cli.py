@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agent.cli import exit_code, print_result
+from agent.cli_output import exit_code, print_result
 from agent.planning.verify import goal_parts, judge
 
 

@@ -20,6 +20,7 @@ from agent.browser.actions.files import download_outcome
 from agent.browser.actions.forms import field_value
 from agent.browser.scripts import browser_script
 from agent.browser.urls import build_search_url, check_domain, check_navigation
+from agent.types import ERROR_NAVIGATION_BLOCKED
 
 SEARCH_BOX_SELECTOR = ", ".join(
     (
@@ -61,7 +62,7 @@ async def _goto(run: ActionRun, url: str) -> Outcome:
             return await download_outcome(run, url)
         blocked = _blocked_since(run)
         if blocked:
-            return fail("navigation_blocked", blocked)
+            return fail(ERROR_NAVIGATION_BLOCKED, blocked)
         if "ERR_ABORTED" in message:  # a beforeunload answer may still be on its way
             await session.wait_for_event("dialog", since=run.mark, timeout=min(0.5, run.remaining(0.1)))
         if any(
@@ -69,21 +70,21 @@ async def _goto(run: ActionRun, url: str) -> Outcome:
             for e in session.events_since(run.mark)
         ):
             return fail(
-                "navigation_blocked",
+                ERROR_NAVIGATION_BLOCKED,
                 "the page asked to confirm leaving (beforeunload) and the dialog was dismissed by the "
                 "dialog policy; staying on the page",
             )
         code = _net_error(message)
         if code:
-            return fail("navigation_blocked", f"could not load {url}: {code}")
+            return fail(ERROR_NAVIGATION_BLOCKED, f"could not load {url}: {code}")
         raise
     blocked = _blocked_since(run)
     if blocked:
-        return fail("navigation_blocked", blocked)
+        return fail(ERROR_NAVIGATION_BLOCKED, blocked)
     final = page.url
     check = check_domain(final, session.options.allowed_domains, session.options.blocked_domains)
     if not check.ok and final != "about:blank":
-        return fail("navigation_blocked", f"ended on {final}: {check.reason}")
+        return fail(ERROR_NAVIGATION_BLOCKED, f"ended on {final}: {check.reason}")
     await settle(run, cap=min(run.options.settle_timeout_s, 2.0))
     status = response.status if response is not None else None
     note = f" (HTTP {status})" if status and status >= 400 else ""
@@ -105,7 +106,7 @@ async def navigate_action(run: ActionRun) -> Outcome:
         raw, allowed_domains=options.allowed_domains, blocked_domains=options.blocked_domains
     )
     if not check.ok:
-        return fail("navigation_blocked", f"not navigating to {raw!r}: {check.reason}")
+        return fail(ERROR_NAVIGATION_BLOCKED, f"not navigating to {raw!r}: {check.reason}")
     return await _goto(run, check.url)
 
 
@@ -159,7 +160,7 @@ async def search_action(run: ActionRun) -> Outcome:
     )
     if not check.ok:
         return fail(
-            "navigation_blocked",
+            ERROR_NAVIGATION_BLOCKED,
             f"no search box on the page and the search engine is off limits: {check.reason}",
         )
     outcome = await _goto(run, check.url)
@@ -182,7 +183,7 @@ async def history_action(run: ActionRun) -> Outcome:
             return fail("timeout", f"going {word} did not finish loading in time; stopped loading it")
         code = _net_error(str(exc))
         if code:
-            return fail("navigation_blocked", f"going {word} failed: {code}")
+            return fail(ERROR_NAVIGATION_BLOCKED, f"going {word} failed: {code}")
         raise
     await settle(run, cap=1.5)
     after = run.session.page.url

@@ -49,14 +49,14 @@ from agent.planning.offline.reveal import reveal_step, reveals_done
 from agent.planning.offline.text import clip
 from agent.planning.offline.translator import ground
 from agent.planning.offline.urls import canonical_url, is_blank, looks_like_url
-from agent.types import ALL_ACTIONS, Action, Observation
+from agent.types import ALL_ACTIONS, ERROR_NAVIGATION_BLOCKED, Action, Observation
 
 MAX_STEPS = 5
 MAX_STEP_FAILURES = 3
 MAX_OVERLAY_ATTEMPTS = 2
 MAX_RETRY_SCROLLS = 6
 RETRY_SCROLL_STEP = "Scroll down one page"
-_HARD_ERRORS = ("tool_limit", "navigation_blocked")
+_HARD_ERRORS = ("tool_limit", ERROR_NAVIGATION_BLOCKED)
 _SUBMIT_LIKE = re.compile(
     r"\b(?:submit|search|go|log\s*in|sign\s*in|sign\s*up|login|signin|signup|register|continue|next|"
     r"buy|checkout|check\s*out|place\s+order|send|save|apply|confirm|finish|done|ok)\b",
@@ -151,6 +151,13 @@ def _result(**fields: Any) -> PlanResult:
     return result  # type: ignore[return-value]
 
 
+def _unmet(reason: str, answer: str, *, why: str, raw: dict[str, Any]) -> PlanResult:
+    """A result that ends the run unmet: ``reason`` (a terminal reason or a planner word), ``answer`` for the user."""
+    return _result(
+        task_complete=True, success=False, failure_reason=reason, final_answer=answer, reasoning=why, raw=raw
+    )
+
+
 def _summary(actions: list[Intent], observation: Observation) -> str:
     """What was done, where the run ended, and what the page says about it (the evidence)."""
     done = "; ".join(describe(i) for i in actions)
@@ -169,12 +176,10 @@ def _give_up(parsed: ParsedGoal, step: str, failures: list[HistoryItem], done: i
     reason = last.get("message") or last.get("error_type") or "it kept failing"
     did = "; ".join(describe(i) for i in parsed.actions[:done])
     text = f"Could not carry out the step '{step}': {reason}." + (f" Done before that: {did}." if did else "")
-    return _result(
-        task_complete=True,
-        success=False,
-        failure_reason="step_failed",
-        final_answer=clip(text, 1000),
-        reasoning=f"the step failed {len(failures)} time(s)",
+    return _unmet(
+        "step_failed",
+        clip(text, 1000),
+        why=f"the step failed {len(failures)} time(s)",
         raw={"intents": [i.step() for i in parsed.intents], "failed_step": step},
     )
 
@@ -184,12 +189,10 @@ def plan_goal(request: PlanRequest) -> PlanResult:
     parsed = parse_goal(request.get("goal") or "")
     if not parsed.understood:
         message = not_understood_message(parsed)
-        return _result(
-            task_complete=True,
-            success=False,
-            failure_reason=terminals.INSUFFICIENT_KNOWLEDGE,
-            final_answer=message,
-            reasoning="goal not understood",
+        return _unmet(
+            terminals.INSUFFICIENT_KNOWLEDGE,
+            message,
+            why="goal not understood",
             raw={"unknown": list(parsed.unknown), "understood": [i.step() for i in parsed.intents]},
         )
     observation: Observation = request.get("observation") or {}
@@ -221,14 +224,12 @@ def plan_goal(request: PlanRequest) -> PlanResult:
                 raw=raw,
                 reasoning="no page is open yet; open the start page first",
             )
-        return _result(
-            task_complete=True,
-            success=False,
-            failure_reason=terminals.INSUFFICIENT_KNOWLEDGE,
-            raw=raw,
-            final_answer="The goal acts on a web page, but no page is open and the goal names no site. "
+        return _unmet(
+            terminals.INSUFFICIENT_KNOWLEDGE,
+            "The goal acts on a web page, but no page is open and the goal names no site. "
             "Start it with 'go to <url>', or give a start URL.",
-            reasoning="no page to act on",
+            why="no page to act on",
+            raw=raw,
         )
 
     remaining: list[Intent] = []
@@ -244,13 +245,11 @@ def plan_goal(request: PlanRequest) -> PlanResult:
             return _plan_questions(questions, observation, history, raw, request.get("start_url") or "")
         error = _page_error(observation)
         if error:
-            return _result(
-                task_complete=True,
-                success=False,
-                failure_reason="page_error",
+            return _unmet(
+                "page_error",
+                clip(f"{_summary(actions, observation)} But the page reports: {error}", 1000),
+                why="all steps done, but the page shows an error",
                 raw=raw,
-                final_answer=clip(f"{_summary(actions, observation)} But the page reports: {error}", 1000),
-                reasoning="all steps done, but the page shows an error",
             )
         return _result(
             task_complete=True,
@@ -396,13 +395,11 @@ def _plan_questions(
             raw=raw,
             reasoning="nothing on this site leads to it; search the web for it",
         )
-    return _result(
-        task_complete=True,
-        success=False,
-        failure_reason=terminals.ANSWER_NOT_FOUND,
-        final_answer=text,
+    return _unmet(
+        terminals.ANSWER_NOT_FOUND,
+        text,
+        why="the page was scanned to the end and no lead is left to follow",
         raw=raw,
-        reasoning="the page was scanned to the end and no lead is left to follow",
     )
 
 
