@@ -8,7 +8,7 @@ import json
 import pytest
 
 from agent.context import Context
-from agent.planning.judge import apply_judge, judge_claim_with_model, judge_summary
+from agent.planning.model_judge import apply_judge, judge_claim_with_model, judge_summary
 from tests.llm.fake_openai import hang, http_error, last_user_text, text, tool_call
 
 GOAL = "What is the price of the Aurora glass kettle?"
@@ -90,6 +90,7 @@ async def test_a_rejecting_judge_withholds_success(fake_openai, method):
     assert (after["terminal_type"], after["terminal_reason"]) == ("goal_failed", "unverified")
     assert after["final_answer"] is None and after["candidate_answer"] == "$39.99"
     assert "sidebar" in after["stop_reason"] and after["judge"]["status"] == "ok"
+    assert after["missing"] == [f"{REJECT['parts'][0]['part']}: {REJECT['parts'][0]['reason']}"]
     assert len(fake_openai.requests) == 1
 
 

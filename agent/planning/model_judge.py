@@ -229,12 +229,14 @@ def apply_judge(rules_verdict: dict[str, Any], verdict: JudgeVerdict) -> dict[st
     if verdict["status"] != "ok" or verdict["satisfied"]:
         return out
     answer = rules_verdict.get("final_answer")
+    rejected = [f"{p['part']}: {p['reason']}" for p in verdict["parts"] if not p["satisfied"]]
     out.update(
         terminal_type=GOAL_FAILED,
         terminal_reason=UNVERIFIED,
         final_answer=None,
         candidate_answer=answer or rules_verdict.get("candidate_answer"),
         stop_reason=judge_summary(verdict),
+        missing=rejected or [verdict["reason"]],
     )
     return out
 
