@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from agent.cli import build_parser, context_from_args
+from agent.cli import build_parser
+from agent.cli_settings import context_from_args
 from agent.config import ConfigError, load_context
 
 REPO = Path(__file__).resolve().parents[2]
