@@ -3,6 +3,7 @@ it accepts, and that a failing or garbled judge leaves the rules' verdict in pla
 
 from __future__ import annotations
 
+import base64
 import json
 
 import pytest
@@ -11,6 +12,7 @@ from agent.context import Context
 from agent.planning.model_judge import apply_judge, judge_claim_with_model, judge_summary
 from tests.llm.fake_openai import hang, http_error, last_user_text, text, tool_call
 
+ONE_PIXEL_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII="
 GOAL = "What is the price of the Aurora glass kettle?"
 PARTS = [{"kind": "find", "text": "the price of the Aurora glass kettle"}]
 EVIDENCE = [
@@ -164,3 +166,21 @@ async def test_prompts_dir_overrides_the_judge_prompt(fake_openai, tmp_path):
     fake_openai.push(ACCEPT)
     await ask(fake_openai, prompts_dir=str(tmp_path))
     assert fake_openai.requests[0]["messages"][0]["content"].startswith("Custom judge prompt.")
+
+
+async def test_with_vision_on_the_last_screenshot_goes_along(fake_openai, tmp_path):
+    shot = tmp_path / "page.png"
+    shot.write_bytes(base64.b64decode(ONE_PIXEL_PNG))
+    fake_openai.push(ACCEPT, ACCEPT)
+    page = {**PAGE, "screenshot_path": str(shot)}
+    for vision, images in (("on", 1), ("off", 0)):
+        await judge_claim_with_model(
+            ctx_for(fake_openai, vision=vision),
+            goal=GOAL,
+            parts=PARTS,
+            evidence=EVIDENCE,
+            observations=[page],
+        )
+        content = fake_openai.requests[-1]["messages"][1]["content"]
+        parts = content if isinstance(content, list) else []
+        assert sum(1 for c in parts if c.get("type") == "image_url") == images
