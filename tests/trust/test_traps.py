@@ -11,12 +11,6 @@ import re
 
 import pytest
 
-#: Until the evidence-based goal_check (issue 11, items 1-4) is on main, these runs claim success or carry
-#: failure text as their answer. Strict: a trap that starts passing fails the suite, so the mark is removed.
-pytestmark = pytest.mark.xfail(
-    strict=True, reason="needs evidence-based goal_check and failure text kept out of final_answer (issue 11)"
-)
-
 TERMINALS = {"goal_satisfied", "goal_failed", "loop_stuck", "budget_exhausted"}
 
 #: Words that mark a failure message (the page's or the agent's own); never part of a final answer.
@@ -104,6 +98,10 @@ async def test_form_rejected_by_validation_is_not_sent(trap_run, session, goal):
     assert_honest_failure(result, "Please enter a valid email address")
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="known gap: a click whose only effect is a pending 'Sending...' message counts as proof of sending",
+)
 async def test_success_message_that_never_comes(trap_run, session):
     result, _ = await trap_run(
         "write 'Great service, thanks!' in the comments and click Send feedback", "/feedback.html"
@@ -131,6 +129,11 @@ async def test_refused_navigation_is_never_the_answer(trap_run, session, goal):
     assert_honest_failure(result, "partner.test")
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="known gap: the goal's verb 'costs' is read as part of the subject, so the row 'Express shipping' "
+    "is taken for another item and the answer stays unverified",
+)
 async def test_link_opening_in_a_new_tab_reaches_the_answer(trap_run, session):
     result, _ = await trap_run(
         "open the shipping rates and tell me how much express shipping costs", "/shipping.html"
