@@ -7,8 +7,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 from agent.context import Context
 from agent.runner import run_goal
 from tests.llm.fake_openai import http_error, last_user_text
@@ -23,13 +21,6 @@ ACCEPT = {
     "satisfied": True,
     "reason": "The price is on the lamp's own card.",
 }
-
-
-#: The judge is wired into goal_check once the evidence-based goal_check (branch trust) is on main: until then
-#: a run never asks it. Strict, so the mark goes when the wiring lands.
-PENDING_WIRING = pytest.mark.xfail(
-    strict=True, reason="judge not yet called from goal_check (needs issue 11 core)"
-)
 
 
 def judge_ctx(tmp_path, server, **overrides) -> Context:
@@ -55,7 +46,6 @@ def notes(result) -> list[str]:
     return [json.loads(line).get("note") or "" for line in trace.read_text().splitlines()]
 
 
-@PENDING_WIRING
 async def test_model_judge_withholds_a_success_the_rules_granted(session, site_url, tmp_path, fake_openai):
     fake_openai.push(REJECT)
     ctx = judge_ctx(tmp_path, fake_openai)
@@ -74,7 +64,6 @@ async def test_model_judge_withholds_a_success_the_rules_granted(session, site_u
     assert on_disk["judge"]["parts"][0]["reason"] == "scripted rejection"
 
 
-@PENDING_WIRING
 async def test_an_accepting_judge_keeps_the_success(session, site_url, tmp_path, fake_openai):
     fake_openai.push(ACCEPT)
     result = await run_goal(
@@ -88,7 +77,6 @@ async def test_an_accepting_judge_keeps_the_success(session, site_url, tmp_path,
     assert any("model judge: satisfied" in n for n in notes(result))
 
 
-@PENDING_WIRING
 async def test_a_failing_judge_leaves_the_rules_verdict_and_says_so(session, site_url, tmp_path, fake_openai):
     fake_openai.push(http_error(500), http_error(500))
     result = await run_goal(
