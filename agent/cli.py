@@ -77,6 +77,7 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--planner", metavar="{auto,rules,openai}", help="planning backend (default: auto)")
     p.add_argument("--model", help="model name for the openai backend")
     p.add_argument("--base-url", help="OpenAI-compatible server URL (vLLM, Ollama, llama.cpp ...)")
+    p.add_argument("--judge", metavar="{rules,model}", help="who judges a success claim (default: rules)")
     # Setting values stay text here: agent.settings_rules validates flags, env and files alike.
     p.add_argument("--max-steps", help="most browser actions the run may take (>= 1)")
     p.add_argument("--max-seconds", help="wall-clock budget in seconds (> 0)")

@@ -57,7 +57,13 @@ class Context:
         "off", "Send screenshots to the model: off, auto (when useful) or on.", choices=("off", "auto", "on")
     )
     prompts_dir: str | None = _d(
-        None, "Directory with planner.md / executor.md overriding the bundled prompts."
+        None, "Directory with planner.md / executor.md / judge.md overriding the bundled prompts."
+    )
+    judge: Literal["rules", "model"] = _d(
+        "rules",
+        "Who judges a success claim: 'rules' (the recorded evidence alone) or 'model' (the rules, then the "
+        "configured model may still withhold success; it can never grant it).",
+        choices=("rules", "model"),
     )
     price_per_1k_input: float = _d(0.0, "Cost in USD per 1000 input tokens (for cost totals and budget).")
     price_per_1k_output: float = _d(0.0, "Cost in USD per 1000 output tokens.")

@@ -331,6 +331,7 @@ def result_object(state: dict[str, Any]) -> dict[str, Any]:
         # an answer only for a proven goal: failure text belongs in stop_reason, never in final_answer
         "final_answer": state.get("final_answer") if state.get("terminal_type") == GOAL_SATISFIED else None,
         "candidate_answer": state.get("candidate_answer"),
+        "judge": state.get("judge"),
         "evidence": list(state.get("goal_evidence") or []),
         "missing": list(state.get("missing") or []),
         "goal_parts": [{k: p.get(k) for k in ("id", "kind", "text")} for p in state.get("goal_parts") or []],

@@ -141,6 +141,7 @@ class AgentState(TypedDict, total=False):
     goal_evidence: list[dict[str, Any]]  # what proves each part: {part, kind, step, url, element, quote}
     missing: list[str]  # parts the last judged claim could not prove
     candidate_answer: str | None  # an answer the agent found but could not prove
+    judge: dict[str, Any] | None  # the model judge's verdict (judge: model), agent.planning.model_judge
 
     # --- ending ---------------------------------------------------------------------------------------
     final_answer: str | None

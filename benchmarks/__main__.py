@@ -1,9 +1,10 @@
-"""``python -m benchmarks``: the observation benchmark, then MiniWoB++, into one results directory.
+"""``python -m benchmarks``: the observation benchmark, MiniWoB++ and the fixture goals, into one results directory.
 
     python -m benchmarks            # the `make bench` default set
     python -m benchmarks --quick    # the smoke-test size (about half a minute)
 
-Writes ``<out>/<UTC timestamp>/``: observe.json, observe.md, miniwob.json, miniwob.md and summary.md (both tables).
+Writes ``<out>/<UTC timestamp>/``: observe.json/.md, miniwob.json/.md, fixture_goals.json/.md and summary.md (all
+tables).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import asyncio
 import shlex
 import sys
 
-from benchmarks import miniwob, observe
+from benchmarks import fixture_goals, miniwob, observe
 from benchmarks.common import results_dir
 from benchmarks.miniwob_tasks import DEFAULT_SEEDS, html_root
 
@@ -21,7 +22,9 @@ from benchmarks.miniwob_tasks import DEFAULT_SEEDS, html_root
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="smoke-test size: a few pages, 2 MiniWoB tasks")
-    parser.add_argument("--only", choices=("observe", "miniwob"), default=None, help="run one benchmark")
+    parser.add_argument(
+        "--only", choices=("observe", "miniwob", "fixtures"), default=None, help="run one benchmark"
+    )
     parser.add_argument("--runs", type=int, default=None, help="observation runs per page (default 5)")
     parser.add_argument("--tasks", default=None, help="MiniWoB tasks: all | quick | a,b,c")
     parser.add_argument("--seeds", default=None, help=f"MiniWoB seeds (default {DEFAULT_SEEDS})")
@@ -30,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     command = ("python -m benchmarks " + " ".join(shlex.quote(a) for a in (argv or sys.argv[1:]))).strip()
     tasks = seeds = None
-    if args.only != "observe":
+    if args.only in (None, "miniwob"):
         try:
             root = html_root()
         except ModuleNotFoundError as exc:
@@ -45,23 +48,31 @@ def main(argv: list[str] | None = None) -> int:
     out_dir = results_dir(args.out)
     print(f"Wayfinder benchmarks -> {out_dir}", flush=True)
 
-    async def both() -> list[str]:
+    async def every_benchmark() -> tuple[list[str], list[str]]:
         parts, short = [], []
-        if args.only != "miniwob":
+        if args.only in (None, "observe"):
             print(f"observation benchmark ({runs} runs per page)", flush=True)
             report = await observe.run(runs=runs, quick=args.quick, out_dir=out_dir, command=command)
             parts.append(observe.to_markdown(report))
             short.append(parts[-1])
-        if args.only != "observe":
+        if args.only in (None, "miniwob"):
             print(f"MiniWoB++: {len(tasks)} task(s) x seeds {seeds}", flush=True)
             report = await miniwob.run(
                 tasks=tasks, seeds=seeds, out_dir=out_dir, keep_runs=args.keep_runs, command=command
             )
             parts.append(miniwob.to_markdown(report))
             short.append(miniwob.to_markdown(report, per_task=False) + "\n(per-task table: miniwob.md)\n")
+        if args.only in (None, "fixtures"):
+            goals = fixture_goals.select_goals(list(fixture_goals.SITES), args.quick)
+            print(f"fixture goals: {len(goals)} goal(s)", flush=True)
+            report = await fixture_goals.run(goals=goals, out_dir=out_dir, command=command)
+            parts.append(fixture_goals.to_markdown(report))
+            short.append(
+                fixture_goals.summary_line(report["overall"]) + " (per-goal table: fixture_goals.md)\n"
+            )
         return parts, short
 
-    parts, short = asyncio.run(both())
+    parts, short = asyncio.run(every_benchmark())
     (out_dir / "summary.md").write_text("\n\n".join(parts), encoding="utf-8")
     print()
     print("\n\n".join(short))

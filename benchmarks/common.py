@@ -313,3 +313,33 @@ def environment_md(env: dict[str, Any]) -> str:
         f"load average (1/5/15 min) {env.get('load_avg_start')} at start, {env.get('load_avg_end')} at end.\n"
         f"Command: `{env.get('command')}`"
     )
+
+
+# ------------------------------------------------------------------------------------------------ claims
+
+
+def claim_figures(outcomes: Iterable[tuple[bool, bool]]) -> dict[str, Any]:
+    """Success and false-claim figures from (agent claimed success, the environment's own check agrees) pairs.
+
+    The false-claim rate is the share of the agent's ``goal_satisfied`` endings that the task's own check
+    refutes: a claim that cannot be believed costs the user more than an honest "I could not". It is None when
+    the agent claimed nothing (no claims, no rate), never 0 by default.
+    """
+    pairs = [(bool(c), bool(v)) for c, v in outcomes]
+    claimed = sum(1 for c, _ in pairs if c)
+    false_claims = sum(1 for c, v in pairs if c and not v)
+    verified = sum(1 for _, v in pairs if v)
+    return {
+        "runs": len(pairs),
+        "success": verified,
+        "success_rate": round(verified / len(pairs), 3) if pairs else None,
+        "claimed": claimed,
+        "false_claims": false_claims,
+        "false_claim_rate": round(false_claims / claimed, 3) if claimed else None,
+        "missed_successes": sum(1 for c, v in pairs if v and not c),
+    }
+
+
+def pct(x: float | None) -> str:
+    """0.146 -> '14.6%'; None -> '-'."""
+    return "-" if x is None else f"{100 * x:.1f}%"

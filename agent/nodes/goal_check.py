@@ -13,7 +13,8 @@ from agent.browser import registry
 from agent.browser.effects import read_quote
 from agent.context import Context
 from agent.evidence import echoes_goal, goal_hits, observation_text, page_error
-from agent.nodes.base import graph_node
+from agent.nodes.base import graph_node, usage_update
+from agent.planning.model_judge import apply_judge, judge_claim_with_model, judge_summary
 from agent.planning.verify import (
     NOT_ON_PAGE,
     GoalPart,
@@ -257,6 +258,25 @@ def auto_done_ready(state: AgentState) -> bool:
     )
 
 
+async def second_opinion(
+    state: AgentState, ctx: Context, parts: list[Any], verdict: dict[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """judge: model - the configured model may withhold the success the rules granted (never grant one).
+
+    Returns the verdict after the judge and the usage update of its call.
+    """
+    judged = await judge_claim_with_model(
+        ctx,
+        goal=state.get("goal", ""),
+        parts=parts,
+        evidence=verdict.get("goal_evidence") or [],
+        answer=verdict.get("final_answer"),
+        observations=[state.get("observation") or {}],
+    )
+    spent = usage_update(state, "judge", judged["usage"]) if judged["usage"].get("calls") else {}
+    return apply_judge(verdict, judged), spent
+
+
 @graph_node("goal_check")
 async def goal_check(state: AgentState, ctx: Context) -> dict[str, Any]:
     if state.get("terminal_type"):
@@ -267,12 +287,19 @@ async def goal_check(state: AgentState, ctx: Context) -> dict[str, Any]:
     if claim:
         readings = await page_readings(state, parts, (claim.get("answer") or "").strip())
         verdict = judge_claim({**state, "goal_parts": parts}, claim, readings)
-        update = {"completion_claim": None, **known, **verdict}
+        judged: dict[str, Any] = {}
+        if ctx.judge == "model" and verdict["terminal_type"] == GOAL_SATISFIED:
+            verdict, judged = await second_opinion(state, ctx, parts, verdict)
+        update = {"completion_claim": None, **known, **verdict, **judged}
         if verdict["terminal_type"] == GOAL_SATISFIED:
             update["stage"] = promote(state.get("stage"), "verify")
-        update["_note"] = f"claim judged: {verdict['terminal_type']}/{verdict['terminal_reason']}; " + (
-            f"{len(verdict.get('goal_evidence') or [])} of {len(parts)} parts proven"
-            + "".join(f"; missing: {m}" for m in verdict.get("missing") or [])
+        update["_note"] = (
+            f"claim judged: {verdict['terminal_type']}/{verdict['terminal_reason']}; "
+            + (
+                f"{len(verdict.get('goal_evidence') or [])} of {len(parts)} parts proven"
+                + "".join(f"; missing: {m}" for m in verdict.get("missing") or [])
+            )
+            + (f"; {judge_summary(verdict['judge'])}" if verdict.get("judge") else "")
         )
         return update
     budget = budget_terminal(state, ctx)

@@ -1,6 +1,6 @@
 """The planner and executor system prompts: bundled Markdown files, overridable per run.
 
-``prompts_dir`` (the setting of the same name) may hold ``planner.md`` and/or ``executor.md``; a file missing
+``prompts_dir`` (the setting of the same name) may hold ``planner.md``, ``executor.md`` or ``judge.md``; a file missing
 there falls back to the bundled one, so a user can override just one prompt. Templates use ``{{name}}``
 placeholders (plain replacement, so braces in JSON examples need no escaping).
 """
@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 BUNDLED_DIR = Path(__file__).resolve().parent
-PROMPT_NAMES = ("planner", "executor")
+PROMPT_NAMES = ("planner", "executor", "judge")
 
 #: What each action does and the arguments it takes, as both prompts describe them.
 ACTION_DESCRIPTIONS: dict[str, str] = {

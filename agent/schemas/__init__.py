@@ -1,4 +1,4 @@
-"""JSON schemas of the planner and executor outputs (each with the top-level ``title`` that
+"""JSON schemas of the planner, executor and judge outputs (each with the top-level ``title`` that
 ``with_structured_output`` needs as the schema's name)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 SCHEMA_DIR = Path(__file__).resolve().parent
-SCHEMA_NAMES = ("planner_output", "executor_output")
+SCHEMA_NAMES = ("planner_output", "executor_output", "judge_output")
 
 
 @cache

@@ -1,0 +1,50 @@
+"""Server-side pages of the trap site: error pages that answer with a real HTTP status and repeat the words
+of the page that was asked for, as many real sites do."""
+
+from __future__ import annotations
+
+import html
+from http.server import SimpleHTTPRequestHandler
+from pathlib import Path
+
+from agent.util.static_server import Route
+
+PAGES = Path(__file__).parent / "pages"
+Response = tuple[int, dict[str, str], bytes]
+
+
+def _page(status: int, title: str, body: str) -> Response:
+    page = (
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+        f"<title>{html.escape(title)}</title><link rel='stylesheet' href='/style.css'></head><body>"
+        "<header class='site'><a href='/index.html'>Northwind Outfitters</a></header>"
+        f"<main>{body}</main></body></html>"
+    )
+    return status, {"Content-Type": "text/html; charset=utf-8"}, page.encode()
+
+
+def missing_returns_page(handler: SimpleHTTPRequestHandler) -> Response:
+    path = html.escape(handler.path.split("?", 1)[0])
+    return _page(
+        404,
+        "Nimbus backpack return policy - page not found",
+        "<h1>Nimbus backpack return policy</h1>"
+        f"<p class='error'>Sorry, we could not find <code>{path}</code>. It may have moved or never "
+        "existed.</p><p>Error 404. Try the search box or go back to the Nimbus backpack.</p>",
+    )
+
+
+def broken_order_page(handler: SimpleHTTPRequestHandler) -> Response:
+    return _page(
+        500,
+        "Order 4471 status - Northwind Outfitters",
+        "<h1>Order 4471 status</h1><p class='error'>Something went wrong while loading the status of order "
+        "4471. Please try again in a few minutes.</p><p>Error 500 (internal server error). Reference "
+        "7f3a-22.</p>",
+    )
+
+
+ROUTES: dict[str, Route] = {
+    "/products/nimbus-backpack/returns": missing_returns_page,
+    "/account/orders/4471": broken_order_page,
+}

@@ -1,0 +1,149 @@
+"""Trap pages: runs that must not end ``goal_satisfied`` (and one that must, with evidence).
+
+Each page is written as a site author would write it, each goal as a user would word it; the runs are real
+graph runs of the offline planner in real Chromium on a loopback site (``tests/trust/pages``). Whatever a run
+does, a failed run never carries failure text - a page's error, the agent's own refusal - as its answer.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+TERMINALS = {"goal_satisfied", "goal_failed", "loop_stuck", "budget_exhausted"}
+
+#: Words that mark a failure message (the page's or the agent's own); never part of a final answer.
+FAILURE_WORDS = re.compile(
+    r"not (?:be )?found|could not|couldn't|went wrong|error|invalid|valid email|nothing was saved|denied|"
+    r"refus|blocked|not allowed|not in the allowed|sending your|try again",
+    re.IGNORECASE,
+)
+
+
+def assert_honest_failure(result: dict, *page_texts: str) -> None:
+    """Not a success claim, and no failure text (or the trap page's own text) offered as the answer."""
+    assert result["terminal_type"] in TERMINALS
+    assert result["terminal_type"] != "goal_satisfied", (
+        f"claimed success: {result['terminal_reason']}, answer {result.get('final_answer')!r}"
+    )
+    answer = result.get("final_answer") or ""
+    assert not FAILURE_WORDS.search(answer), f"failure text in final_answer: {answer!r}"
+    for text in page_texts:
+        assert text.lower() not in answer.lower(), f"trap text {text!r} in final_answer: {answer!r}"
+    assert result.get("final_answer") in (None, ""), "final_answer is only for a verified answer"
+
+
+@pytest.mark.parametrize(
+    "goal",
+    [
+        "How much is the Aurora glass kettle?",
+        "what's the price of the aurora kettle",
+    ],
+)
+async def test_price_only_in_a_sidebar_is_not_the_answer(trap_run, goal):
+    result, _ = await trap_run(goal, "/kettle.html")
+    assert_honest_failure(result, "$39.99", "39.99", "$54.00", "$18.50")
+
+
+async def test_search_results_listing_is_not_the_answer(trap_run):
+    result, _ = await trap_run(
+        "How much are the late fees for overdue books?", "/help-search.html?q=late+fees+for+overdue+books"
+    )
+    assert_honest_failure(result, "12 March", "14 branches", "up to 3 times")
+
+
+async def test_404_page_repeating_the_goal_is_not_the_answer(trap_run, session, trap_url):
+    response = await session.page.request.get(trap_url + "/products/nimbus-backpack/returns")
+    assert response.status == 404
+    result, _ = await trap_run(
+        "What is the return policy for the Nimbus backpack?", "/products/nimbus-backpack/returns"
+    )
+    assert_honest_failure(result, "could not find", "Nimbus backpack return policy")
+
+
+async def test_500_page_repeating_the_goal_is_not_the_answer(trap_run, session, trap_url):
+    response = await session.page.request.get(trap_url + "/account/orders/4471")
+    assert response.status == 500
+    result, _ = await trap_run("check the status of my order 4471", "/account/orders/4471")
+    assert_honest_failure(result, "Something went wrong", "7f3a-22")
+
+
+@pytest.mark.parametrize(
+    "goal",
+    ["Subscribe to the newsletter with jo@example.com", "sign up for the newsletter as jo@example.com"],
+)
+async def test_disabled_button_is_not_a_subscription(trap_run, goal):
+    result, _ = await trap_run(goal, "/newsletter.html")
+    assert_honest_failure(result)
+
+
+async def test_button_that_swallows_the_click_does_nothing(trap_run, session):
+    result, _ = await trap_run("press the Turn on price alerts button", "/alerts.html")
+    assert_honest_failure(result)
+    assert await session.page.locator("#turn-on").is_visible()
+
+
+@pytest.mark.parametrize(
+    "goal",
+    [
+        "type jo@localhost into the email field, type 'Where is my parcel?' into Message, then click Send message",
+        "enter jo@localhost as the email and 'Where is my parcel?' as the message, then click Send message",
+    ],
+)
+async def test_form_rejected_by_validation_is_not_sent(trap_run, session, goal):
+    result, _ = await trap_run(goal, "/contact.html")
+    status = (await session.page.inner_text("#form-status")).strip()
+    assert status != "Thanks, your message is on its way."
+    assert_honest_failure(result, "Please enter a valid email address")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known gap: a click whose only effect is a pending 'Sending...' message counts as proof of sending",
+)
+async def test_success_message_that_never_comes(trap_run, session):
+    result, _ = await trap_run(
+        "write 'Great service, thanks!' in the comments and click Send feedback", "/feedback.html"
+    )
+    assert_honest_failure(result, "Sending your feedback")
+
+
+@pytest.mark.parametrize("goal", ["type 25 into the Quantity field", "enter 25 as the quantity"])
+async def test_field_that_rewrites_the_value_is_not_set(trap_run, session, goal):
+    result, _ = await trap_run(goal, "/basket.html")
+    assert await session.page.input_value("#qty") != "25"
+    assert_honest_failure(result)
+
+
+@pytest.mark.parametrize(
+    "goal",
+    [
+        "click Kayak rental prices at Lakeside Rentals and tell me the price of a kayak",
+        "go to http://rentals.partner.test/kayaks and find the price of a kayak",
+    ],
+)
+async def test_refused_navigation_is_never_the_answer(trap_run, session, goal):
+    result, _ = await trap_run(goal, "/partners.html")
+    assert "partner.test" not in session.page.url
+    assert_honest_failure(result, "partner.test")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known gap: the goal's verb 'costs' is read as part of the subject, so the row 'Express shipping' "
+    "is taken for another item and the answer stays unverified",
+)
+async def test_link_opening_in_a_new_tab_reaches_the_answer(trap_run, session):
+    result, _ = await trap_run(
+        "open the shipping rates and tell me how much express shipping costs", "/shipping.html"
+    )
+    assert (result["terminal_type"], result["terminal_reason"]) == ("goal_satisfied", "answer_found"), (
+        result.get("stop_reason")
+    )
+    assert "12.50" in (result["final_answer"] or "")
+    evidence = result.get("evidence") or []
+    assert evidence, "a satisfied run carries its evidence"
+    quotes = [e for e in evidence if "12.50" in (e.get("quote") or "")]
+    assert quotes and quotes[0]["url"].endswith("/shipping-rates.html"), evidence
+    assert len(session.tabs()) == 2
