@@ -163,6 +163,21 @@ def _checked(
     return None, f"{part.get('text')}: the page does not show it"
 
 
+# A message that says the work is still under way ("Sending your feedback…", "Please wait"): not yet an outcome.
+_PENDING = re.compile(
+    r"^\W*(?:sending|submitting|saving|processing|loading|uploading|working|redirecting)\b|\bplease wait\b",
+    re.I,
+)
+
+
+def _still_pending(effect: dict[str, Any]) -> str:
+    """The pending message when the only new text on the same page says the work is still under way."""
+    shown = [str(t) for t in effect.get("appeared") or []]
+    if not effect.get("navigated") and shown and all(_PENDING.search(t) for t in shown):
+        return shown[0]
+    return ""
+
+
 def _changed(part: GoalPart, items: list[dict[str, Any]], *, after: int = 0) -> tuple[Evidence | None, str]:
     """A step on what the part names whose effect changed the page and showed no error."""
     named = [h for h in items if _names(part, h) and int(h.get("step") or 0) > after]
@@ -175,6 +190,9 @@ def _changed(part: GoalPart, items: list[dict[str, Any]], *, after: int = 0) -> 
         target = effect.get("target") or {}
         if part.get("kind") == "choose" and (target.get("checked") or target.get("selected")):
             return _from_effect(part, item, effect.get("summary") or "chosen"), ""
+        pending = _still_pending(effect)
+        if pending:
+            return None, f"{part.get('text')}: the page still says {pending!r}"
         if effect.get("changed"):
             return _from_effect(part, item, effect.get("summary") or "the page changed"), ""
     return None, f"{part.get('text')}: the step ran but nothing changed on the page"
@@ -201,6 +219,10 @@ def _submitted(
         if effect.get("errors"):
             rejected = f"{part.get('text')}: the page answered {effect['errors'][0]!r}"
         elif effect.get("changed"):
+            pending = _still_pending(effect)
+            if pending:
+                rejected = f"{part.get('text')}: the page still says {pending!r}"
+                continue
             return item, ""
     return None, rejected or f"{part.get('text')}: no step sent the form and changed the page"
 
