@@ -31,12 +31,20 @@ def _squash(text: str) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
 
 
+_QUOTED = re.compile(r"[\"“”«»‘’]([^\"“”«»‘’]+)[\"“”«»‘’]|(?<!\w)'([^']+)'(?!\w)")
+
+
 def echoes_goal(answer: str, goal: str) -> bool:
-    """True when the 'answer' is just (part of) the goal's own words, which a page may well display."""
+    """True when the 'answer' is just the goal's own words, which a page may well display ("tell me the product
+    name" answered by a heading "Product details"). Words the goal quotes may be the answer itself."""
     a, g = _squash(answer), _squash(goal)
-    if not a or len(a) < 8:
+    if not a:
         return False
-    return g in a or (a in g and len(a) >= 0.6 * len(g))  # most of the goal, not a phrase it mentions
+    if len(a) >= 8 and (g in a or (a in g and len(a) >= 0.6 * len(g))):
+        return True  # most of the goal, not a phrase it mentions
+    said = keywords(answer)
+    own = set(keywords(_QUOTED.sub(" ", goal)))
+    return bool(said) and not any(ch.isdigit() for ch in answer) and set(said) <= own
 
 
 def answer_grounded(answer: str, texts: list[str]) -> bool:
