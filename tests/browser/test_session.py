@@ -49,7 +49,7 @@ async def test_url_and_dom_events_and_drain_vs_peek(session, site) -> None:
     assert event is not None and event["tab_id"] == session.active_tab_id
 
 
-async def click_on_tabs_page(session, site: str, name: str) -> tuple[str, dict]:
+async def click_on_tabs_page(session, site: str, name: str) -> tuple[str | None, dict]:
     """Open the tabs page and click the element named ``name``; returns (the tab it started in, the click's result)."""
     await open_page(session, site + "/tabs.html")
     first = session.active_tab_id
