@@ -16,8 +16,7 @@ import pytest
 
 from benchmarks.common import approx_tokens, percentile, summary
 from benchmarks.miniwob import parse_seeds
-
-REPO = Path(__file__).resolve().parents[2]
+from tests.support.benchmarks import run_quick_benchmark
 
 
 def _ensure_miniwob() -> None:
@@ -51,15 +50,7 @@ def test_helpers() -> None:
 @pytest.mark.timeout(150)
 def test_quick_benchmarks_write_sane_results(tmp_path: Path) -> None:
     _ensure_miniwob()
-    proc = subprocess.run(
-        [sys.executable, "-m", "benchmarks", "--quick", "--out", str(tmp_path)],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=140,
-    )
-    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-4000:]
-    (out,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    _, out = run_quick_benchmark("benchmarks", tmp_path, timeout=140)
     for name in ("observe.json", "observe.md", "miniwob.json", "miniwob.md", "summary.md"):
         assert (out / name).is_file() and (out / name).stat().st_size > 0, name
 

@@ -49,12 +49,18 @@ async def test_url_and_dom_events_and_drain_vs_peek(session, site) -> None:
     assert event is not None and event["tab_id"] == session.active_tab_id
 
 
-async def test_target_blank_link_opens_active_tab(session, site) -> None:
+async def click_on_tabs_page(session, site: str, name: str) -> tuple[str | None, dict]:
+    """Open the tabs page and click the element named ``name``; returns (the tab it started in, the click's result)."""
     await open_page(session, site + "/tabs.html")
     first = session.active_tab_id
-    link = await find(session, "Open product details in a new tab")
-    result = await act(session, "click", link["id"])
+    target = await find(session, name)
+    result = await act(session, "click", target["id"])
     assert result["status"] == "success", result
+    return first, result
+
+
+async def test_target_blank_link_opens_active_tab(session, site) -> None:
+    first, result = await click_on_tabs_page(session, site, "Open product details in a new tab")
     opened = [e for e in result["events"] if e["type"] == "tab_opened"]
     assert len(opened) == 1 and opened[0]["url"].endswith("/tab-target.html")
     assert session.active_tab_id == opened[0]["tab_id"] != first
@@ -69,11 +75,7 @@ async def test_target_blank_link_opens_active_tab(session, site) -> None:
 
 
 async def test_window_open_popup_becomes_active_and_switch_back(session, site) -> None:
-    await open_page(session, site + "/tabs.html")
-    first = session.active_tab_id
-    button = await find(session, "Open help popup")
-    result = await act(session, "click", button["id"])
-    assert result["status"] == "success", result
+    first, result = await click_on_tabs_page(session, site, "Open help popup")
     assert any(e["type"] == "tab_opened" and e["url"].endswith("/popup.html") for e in result["events"])
     assert await session.page.inner_text("h1") == "Help center"
     popup = session.active_tab_id

@@ -10,7 +10,9 @@ from pathlib import Path
 from agent.context import Context
 from agent.runner import run_goal
 from tests.llm.fake_openai import http_error, last_user_text
+from tests.support.factories import trace_records
 
+LAMP_PRICE = "what is the price of the reading lamp?"
 REJECT = {
     "parts": [{"part": "price of the reading lamp", "satisfied": False, "reason": "scripted rejection"}],
     "satisfied": False,
@@ -42,16 +44,18 @@ def judge_ctx(tmp_path, server, **overrides) -> Context:
 
 
 def notes(result) -> list[str]:
-    trace = Path(result["run_dir"]) / "trace.jsonl"
-    return [json.loads(line).get("note") or "" for line in trace.read_text().splitlines()]
+    return [record.get("note") or "" for record in trace_records(result["run_dir"])]
+
+
+async def run_on_store(goal: str, ctx: Context, session, site_url: str) -> dict:
+    """One real graph run of ``goal`` from the store page of the fixture site."""
+    return await run_goal(goal, ctx, start_url=site_url + "/store.html", session=session)
 
 
 async def test_model_judge_withholds_a_success_the_rules_granted(session, site_url, tmp_path, fake_openai):
     fake_openai.push(REJECT)
     ctx = judge_ctx(tmp_path, fake_openai)
-    result = await run_goal(
-        "what is the price of the reading lamp?", ctx, start_url=site_url + "/store.html", session=session
-    )
+    result = await run_on_store(LAMP_PRICE, ctx, session, site_url)
     assert (result["terminal_type"], result["terminal_reason"]) == ("goal_failed", "unverified")
     assert result["final_answer"] is None and "34.50" in (result["candidate_answer"] or "")
     assert result["judge"]["status"] == "ok" and result["judge"]["satisfied"] is False
@@ -66,12 +70,7 @@ async def test_model_judge_withholds_a_success_the_rules_granted(session, site_u
 
 async def test_an_accepting_judge_keeps_the_success(session, site_url, tmp_path, fake_openai):
     fake_openai.push(ACCEPT)
-    result = await run_goal(
-        "what is the price of the reading lamp?",
-        judge_ctx(tmp_path, fake_openai),
-        start_url=site_url + "/store.html",
-        session=session,
-    )
+    result = await run_on_store(LAMP_PRICE, judge_ctx(tmp_path, fake_openai), session, site_url)
     assert (result["terminal_type"], result["terminal_reason"]) == ("goal_satisfied", "answer_found")
     assert "34.50" in result["final_answer"] and result["evidence"]
     assert any("model judge: satisfied" in n for n in notes(result))
@@ -79,12 +78,7 @@ async def test_an_accepting_judge_keeps_the_success(session, site_url, tmp_path,
 
 async def test_a_failing_judge_leaves_the_rules_verdict_and_says_so(session, site_url, tmp_path, fake_openai):
     fake_openai.push(http_error(500), http_error(500))
-    result = await run_goal(
-        "what is the price of the reading lamp?",
-        judge_ctx(tmp_path, fake_openai),
-        start_url=site_url + "/store.html",
-        session=session,
-    )
+    result = await run_on_store(LAMP_PRICE, judge_ctx(tmp_path, fake_openai), session, site_url)
     assert (result["terminal_type"], result["terminal_reason"]) == ("goal_satisfied", "answer_found")
     assert result["judge"]["status"] == "failed"
     assert any("the rules' verdict stands" in n for n in notes(result))
@@ -92,22 +86,19 @@ async def test_a_failing_judge_leaves_the_rules_verdict_and_says_so(session, sit
 
 async def test_the_judge_is_not_asked_when_the_rules_refuse(session, site_url, tmp_path, fake_openai):
     fake_openai.push(ACCEPT)
-    result = await run_goal(
-        "what is the price of the floor heater?",
-        judge_ctx(tmp_path, fake_openai),
-        start_url=site_url + "/store.html",
-        session=session,
+    result = await run_on_store(
+        "what is the price of the floor heater?", judge_ctx(tmp_path, fake_openai), session, site_url
     )
     assert result["terminal_type"] != "goal_satisfied"
     assert fake_openai.requests == []
 
 
 async def test_rules_judge_never_calls_a_model(session, site_url, tmp_path, fake_openai):
-    result = await run_goal(
-        "what is the price of the reading lamp?",
+    result = await run_on_store(
+        LAMP_PRICE,
         judge_ctx(tmp_path, fake_openai, judge="rules"),
-        start_url=site_url + "/store.html",
-        session=session,
+        session,
+        site_url,
     )
     assert result["terminal_type"] == "goal_satisfied" and fake_openai.requests == []
     assert result.get("judge") is None

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from agent.context import Context
 from agent.runner import run_goal
 from agent.util.static_server import StaticServer
+from tests.support.factories import offline_context, trace_records
 
 WIDGETS = Path(__file__).parent / "widgets"
 
@@ -26,19 +25,11 @@ def run_widget(session, widgets_url, tmp_path):
     """Run a goal with the offline planner on one widget page; returns (result, trace records)."""
 
     async def go(goal: str, page: str, **overrides):
-        values = {
-            "planner": "rules",
-            "record_dir": str(tmp_path / "runs"),
-            "max_steps": 10,
-            "max_seconds": 40.0,
-            "action_timeout_s": 5.0,
-            "navigation_timeout_s": 8.0,
-        }
-        values.update(overrides)
+        ctx = offline_context(
+            tmp_path / "runs", **{"max_seconds": 40.0, "action_timeout_s": 5.0, **overrides}
+        )
         await session.set_domain_policy([], [])
-        result = await run_goal(goal, Context(**values), start_url=f"{widgets_url}/{page}", session=session)
-        trace = Path(result["run_dir"]) / "trace.jsonl"
-        records = [json.loads(line) for line in trace.read_text().splitlines()] if trace.exists() else []
-        return result, records
+        result = await run_goal(goal, ctx, start_url=f"{widgets_url}/{page}", session=session)
+        return result, trace_records(result["run_dir"])
 
     return go

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from agent.context import Context
 from agent.runner import run_goal
 from agent.util.static_server import StaticServer
+from tests.support.factories import offline_context, trace_records
 from tests.trust.site import PAGES, ROUTES
 
 
@@ -27,23 +27,18 @@ def trap_run(session, trap_url, tmp_path):
 
     async def go(goal: str, path: str, **overrides):
         values = {
-            "planner": "rules",
-            "record_dir": str(tmp_path / "runs"),
-            "max_steps": 10,
-            "max_seconds": 60.0,
             "action_timeout_s": 5.0,
-            "navigation_timeout_s": 8.0,
             "search_url_template": trap_url + "/help-search.html?q={query}",
             "allowed_domains": ["127.0.0.1"],
             "confirm_policy": "auto",  # let risky clicks (send, subscribe) run: the trap is what follows
+            **overrides,
         }
-        values.update(overrides)
-        result = await run_goal(goal, Context(**values), start_url=trap_url + path, session=session)
+        result = await run_goal(
+            goal, offline_context(tmp_path / "runs", **values), start_url=trap_url + path, session=session
+        )
         run_dir = Path(result["run_dir"])
         on_disk = json.loads((run_dir / "result.json").read_text())
         assert on_disk["terminal_type"] == result["terminal_type"]
-        trace = run_dir / "trace.jsonl"
-        records = [json.loads(line) for line in trace.read_text().splitlines()] if trace.exists() else []
-        return on_disk, records
+        return on_disk, trace_records(run_dir)
 
     return go

@@ -1,5 +1,6 @@
 """Server-side pages of the trap site: error pages that answer with a real HTTP status and repeat the words
-of the page that was asked for, as many real sites do."""
+of the page that was asked for, as many real sites do. The static pages begin with a ``<!-- shell: ... -->``
+line and hold only their own content; ``shell_routes`` serves them whole in :data:`SHELL`."""
 
 from __future__ import annotations
 
@@ -8,9 +9,16 @@ from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 
 from agent.util.static_server import Route
+from tests.site_routes import shell_routes
 
 PAGES = Path(__file__).parent / "pages"
 Response = tuple[int, dict[str, str], bytes]
+SHELL = (
+    '<!doctype html>\n<html lang="en">\n<head><meta charset="utf-8"><title>{title} - {site}</title>'
+    '<link rel="stylesheet" href="/style.css"></head>\n<body>\n'
+    '<header class="site"><a href="/index.html">{site}</a><span>{section}</span></header>\n<main>\n'
+    "{content}</body>\n</html>\n"
+)
 
 
 def _page(status: int, title: str, body: str) -> Response:
@@ -47,4 +55,5 @@ def broken_order_page(handler: SimpleHTTPRequestHandler) -> Response:
 ROUTES: dict[str, Route] = {
     "/products/nimbus-backpack/returns": missing_returns_page,
     "/account/orders/4471": broken_order_page,
+    **shell_routes(PAGES, SHELL),
 }

@@ -4,17 +4,13 @@ the fixture-goal benchmark whose report must agree with its own per-goal records
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from benchmarks.common import claim_figures
 from benchmarks.fixture_goals import GOALS, SITES, Check, _answer_holds, aggregate, select_goals
 from benchmarks.miniwob_report import aggregate as miniwob_aggregate
-
-REPO = Path(__file__).resolve().parents[2]
+from tests.support.benchmarks import run_quick_benchmark
 
 
 def test_claim_figures_count_refuted_claims_only():
@@ -92,16 +88,8 @@ def test_fixture_aggregate_excludes_harness_errors():
 
 @pytest.mark.timeout(180)
 def test_quick_fixture_goal_benchmark_reports_consistent_figures(tmp_path):
-    proc = subprocess.run(
-        [sys.executable, "-m", "benchmarks.fixture_goals", "--quick", "--out", str(tmp_path)],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=170,
-    )
-    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-4000:]
-    assert "false claims" in proc.stdout
-    (out,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    stdout, out = run_quick_benchmark("benchmarks.fixture_goals", tmp_path, timeout=170)
+    assert "false claims" in stdout
     report = json.loads((out / "fixture_goals.json").read_text())
     rows = report["goals"]
     assert [r["site"] for r in rows] == list(SITES)

@@ -4,19 +4,24 @@
 from __future__ import annotations
 
 import html
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from agent.context import Context
 from agent.runner import run_goal
 from agent.util.static_server import StaticServer
 from tests.llm.fake_openai import fake_openai, fake_openai_session  # noqa: F401 - fixtures
+from tests.site_routes import shell_routes
+from tests.support.factories import offline_context, trace_records
 
 PAGES = Path(__file__).parent / "pages"
+#: The page shell of the pages that begin with a ``<!-- shell: title="..." -->`` line (they hold the body only).
+SHELL = (
+    '<!doctype html>\n<html lang="en">\n<head><meta charset="utf-8"><title>{title}</title></head>\n<body>\n'
+    "{content}</body>\n</html>\n"
+)
 
 
 def error_page(handler) -> tuple[int, dict[str, str], bytes]:
@@ -34,7 +39,7 @@ def error_page(handler) -> tuple[int, dict[str, str], bytes]:
 
 @pytest.fixture(scope="session")
 def trap_url() -> Iterator[str]:
-    with StaticServer(PAGES, routes={"/error": error_page}) as server:
+    with StaticServer(PAGES, routes={"/error": error_page, **shell_routes(PAGES, SHELL)}) as server:
         yield server.base_url
 
 
@@ -43,18 +48,9 @@ def run(session, trap_url, tmp_path):
     """``await run(goal, path, **settings)`` -> (result, trace records) with the offline planner."""
 
     async def go(goal: str, path: str, **settings):
-        values = {
-            "planner": "rules",
-            "record_dir": str(tmp_path / "runs"),
-            "max_steps": 10,
-            "max_seconds": 40.0,
-            "action_timeout_s": 4.0,
-            "navigation_timeout_s": 6.0,
-        }
-        values.update(settings)
-        result = await run_goal(goal, Context(**values), start_url=trap_url + path, session=session)
-        trace = Path(result["run_dir"]) / "trace.jsonl"
-        records = [json.loads(line) for line in trace.read_text().splitlines()] if trace.exists() else []
-        return result, records
+        bounds = {"max_seconds": 40.0, "action_timeout_s": 4.0, "navigation_timeout_s": 6.0}
+        ctx = offline_context(tmp_path / "runs", **{**bounds, **settings})
+        result = await run_goal(goal, ctx, start_url=trap_url + path, session=session)
+        return result, trace_records(result["run_dir"])
 
     return go
