@@ -202,13 +202,13 @@ def _goal_of(run_dir: Path) -> str:
 
 
 async def cmd_resume(args: argparse.Namespace) -> int:
-    from agent.runner import RunBusyError, RunNotFoundError, check_resumable, resume_run
+    from agent.runner import RunBusyError, RunDamagedError, RunNotFoundError, check_resumable, resume_run
 
     _stop_on_sigterm()
     record_dir = args.record_dir or load_context().record_dir
     try:
         check_resumable(args.run_id, record_dir)
-    except (RunNotFoundError, RunBusyError) as exc:
+    except (RunNotFoundError, RunBusyError, RunDamagedError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     interactive = stdin_is_tty() and not args.no_input

@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import sqlite3
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, replace
@@ -76,6 +77,22 @@ class RunNotFoundError(LookupError):
 
 class RunBusyError(RuntimeError):
     """``resume`` was asked for a run that another live process is still driving."""
+
+
+class RunDamagedError(RuntimeError):
+    """``resume`` was asked for a run whose checkpoint database cannot be read (damaged or not a database)."""
+
+
+def _check_checkpoints_readable(path: Path, run_id: str) -> None:
+    """Open the checkpoint database read-only once, so a damaged file is one clear error, not a traceback."""
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+            db.execute("SELECT name FROM sqlite_master LIMIT 1").fetchall()
+    except sqlite3.Error as exc:
+        raise RunDamagedError(
+            f"the checkpoints of run {run_id} cannot be read ({exc}): {path} is damaged, so the run cannot be "
+            "resumed; start it again with `run`"
+        ) from exc
 
 
 def _checkpoint_path(run_dir: Path) -> Path:
@@ -338,6 +355,7 @@ def check_resumable(run_id: str, record_dir: str = "runs") -> Path:
     owner = live_owner(run_dir)
     if owner is not None:
         raise RunBusyError(f"run {run_id} is still being driven by process {owner}; stop it first")
+    _check_checkpoints_readable(_checkpoint_path(run_dir), run_id)
     return run_dir
 
 
@@ -353,7 +371,8 @@ async def resume_run(
 
     A pending question is answered first through ``on_interrupt`` (None leaves the run paused). A finished
     run is not run again: its result is returned. Raises :class:`RunNotFoundError` for an unknown run and
-    :class:`RunBusyError` when another live process is driving it.
+    :class:`RunBusyError` when another live process is driving it, :class:`RunDamagedError` when its checkpoints
+    cannot be read.
     """
     run_dir = check_resumable(run_id, record_dir)
     ctx = load_saved_context(run_dir, record_dir=record_dir, run_id=run_id, **(overrides or {}))
