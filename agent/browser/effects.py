@@ -25,7 +25,9 @@ NEAR_PX = 400
 ERROR_RE = re.compile(
     r"\b(invalid|incorrect|wrong|error|failed|failure|denied|not (?:found|valid|allowed|recognized|recognised)|"
     r"try again|unable to|could not|couldn't|is required|are required|must be|expired|rejected|please (?:enter|"
-    r"fill|provide|select|choose|correct))\b",
+    r"fill|provide|select|choose|correct)|"
+    r"do(?:es)?\s*n[o']?t\s+look\s+(?:right|valid|correct)|(?:nothing|not)\s+(?:was\s+|been\s+|were\s+)?"
+    r"(?:saved|sent|submitted|accepted))\b",
     re.IGNORECASE,
 )
 _STATE_KEYS = ("value", "checked", "selected", "expanded", "pressed", "disabled", "invalid")

@@ -61,7 +61,9 @@ ERROR_PAGE = re.compile(
 
 ERROR_MESSAGE = re.compile(
     r"\b(invalid|incorrect|wrong|error|failed|failure|denied|not\s+(?:found|valid|allowed|recognized|recognised)|"
-    r"try\s+again|unable|could not|couldn't|is required|are required|expired|rejected)\b",
+    r"try\s+again|unable|could not|couldn't|is required|are required|expired|rejected|"
+    r"do(?:es)?\s*n[o']?t\s+look\s+(?:right|valid|correct)|(?:nothing|not)\s+(?:was\s+|been\s+|were\s+)?"
+    r"(?:saved|sent|submitted|accepted))\b",
     re.IGNORECASE,
 )
 

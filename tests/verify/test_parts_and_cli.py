@@ -173,3 +173,14 @@ def test_the_cli_says_not_verified_and_prints_no_answer(capsys):
     assert exit_code(result) == 1
     print_result({**result, "terminal_reason": "user_declined", "final_answer": "stale text"}, as_json=False)
     assert "answer:" not in capsys.readouterr().out  # failure text is never printed as an answer
+
+
+def test_a_refusal_worded_without_error_words_is_still_an_error():
+    """'doesn't look right ... nothing was saved' is a rejection, in the page effects and in the page reading."""
+    from agent.browser.effects import is_error_text
+    from agent.dom.text import ERROR_MESSAGE
+
+    refusal = "Hmm, that address doesn't look right. Nothing was saved."
+    assert is_error_text(refusal) and ERROR_MESSAGE.search(refusal)
+    assert is_error_text("Your message was not sent") and ERROR_MESSAGE.search("Your message was not sent")
+    assert not is_error_text("Thanks, saved!") and not ERROR_MESSAGE.search("Thanks, your message was sent.")
