@@ -13,7 +13,12 @@ as a failure, the agent observes the page again and any retry goes through ``con
 
 A clean stop (Ctrl-C, SIGTERM, a cancelled task) does not cut an action short: it finishes (within its own
 budget), its result is noted in ``inflight.json`` as completed, and then the stop goes on; the resumed run
-replays that result like a recorded one instead of acting again.
+replays that result like a recorded one instead of acting again. Both guards look only at the records of
+this run in its own run directory (an in-flight note of another run or directory is ignored).
+
+After each action the browser's storage state (cookies, localStorage, the active tab's sessionStorage) is
+saved in the run directory, and a typed or chosen value is recorded with how to find its field again
+(``field`` in the history item): a resumed run's new browser gets both back (see :mod:`agent.runtime`).
 """
 
 from __future__ import annotations
@@ -25,15 +30,17 @@ from typing import Any
 from agent.browser.actions import execute_action
 from agent.browser.effects import read_before, read_effect
 from agent.context import Context
-from agent.dom.lookup import describe_element
+from agent.dom.lookup import describe_element, element_by_id
 from agent.nodes.base import failed_result, graph_node, history_item, with_hint
-from agent.records import read_inflight, recorder_for, write_inflight
+from agent.records import BROWSER_STATE_NAME, read_inflight, recorder_for, write_inflight
 from agent.runtime import ensure_session
 from agent.state import AgentState
 from agent.types import ERROR_NAVIGATION_BLOCKED
 from agent.util.cancel import run_through_cancel
 
 AVOID_AFTER_FAILURES = 2
+#: Actions that leave a value in a form field (what a resumed run types again if it was not sent).
+FIELD_ACTIONS = ("type", "select_option")
 
 
 def action_budget(ctx: Context) -> float:
@@ -62,6 +69,8 @@ def this_steps_inflight(state: AgentState) -> dict[str, Any]:
     if not run_dir:
         return {}
     inflight = read_inflight(Path(run_dir))
+    if inflight.get("run_id") not in (None, state.get("run_id")):
+        return {}  # another run's note (a copied directory): not this step's
     same_step = inflight.get("seq") == int(state.get("seq", 0)) + 1
     same_action = inflight.get("action") == _plain(state.get("proposed_action") or {})
     return inflight if same_step and same_action else {}
@@ -84,7 +93,41 @@ def note_inflight(state: AgentState, action: dict[str, Any], result: dict[str, A
             _plain(action),
             state.get("action_risk"),
             result,
+            run_id=state.get("run_id"),
         )
+
+
+def field_identity(
+    observation: dict[str, Any], action: dict[str, Any], result: dict[str, Any]
+) -> dict[str, Any] | None:
+    """How to find the field of a typing / choosing action in a new copy of the page, with the value it
+    holds afterwards (what the page read back when the typing added to earlier text)."""
+    if action.get("action") not in FIELD_ACTIONS or result.get("status") != "success":
+        return None
+    element = element_by_id(observation, action.get("element_id")) or {}
+    attrs = element.get("attrs") or {}
+    args = action.get("args") or {}
+    value = args.get("option", args.get("text"))
+    held = ((result.get("effect") or {}).get("target") or {}).get("value")
+    if args.get("clear") is False and isinstance(held, str):
+        value = held
+    field = {
+        "action": action.get("action"),
+        "value": "" if value is None else str(value),
+        "tag": element.get("tag", ""),
+        "name_attr": attrs.get("name", ""),
+        "id_attr": attrs.get("id", ""),
+        "label": element.get("name", ""),
+        "placeholder": element.get("placeholder", ""),
+        "frame": element.get("frame", ""),
+    }
+    return field if any(field[k] for k in ("name_attr", "id_attr", "label", "placeholder")) else None
+
+
+async def save_browser_state(session: Any, state: AgentState) -> None:
+    """Keep the browser's cookies and storage with the run, so a resumed run starts from them."""
+    if state.get("run_dir"):
+        await session.save_storage_state(Path(state["run_dir"]) / BROWSER_STATE_NAME)
 
 
 def _plain(action: dict[str, Any]) -> dict[str, Any]:
@@ -179,7 +222,9 @@ async def execute(state: AgentState, ctx: Context) -> dict[str, Any]:
         if stop is not None:  # stopped while acting: keep the outcome for the resume, then stop
             if session.is_alive:  # (a browser closed under it leaves the outcome unknown: note kept as is)
                 await run_through_cancel(asyncio.to_thread(note_inflight, state, action, result))
+                await run_through_cancel(save_browser_state(session, state))
             raise stop
+        await save_browser_state(session, state)
         note = ""
     events = result.get("events") or []
     url_after = result.get("url_after") or state.get("url", "")
@@ -201,6 +246,9 @@ async def execute(state: AgentState, ctx: Context) -> dict[str, Any]:
         events=[e.get("type") for e in events],
         effect=result.get("effect"),
     )
+    field = field_identity(observation, action, result)
+    if field is not None:
+        item["field"] = field
     update: dict[str, Any] = {
         "steps": int(state.get("steps", 0)) + 1,
         "last_result": result,
