@@ -141,10 +141,8 @@ def page_to_reopen(state: dict[str, Any]) -> str:
     url = state.get("url") or ""
     last = state.get("last_result") or {}
     before, after = last.get("url_before") or "", last.get("url_after") or ""
-    if after and after != "about:blank" and _document(after) != _document(before):
-        if _document(url) == _document(before):
-            return after
-    return url
+    moved = after and after != "about:blank" and _document(after) != _document(before)
+    return after if moved and _document(url) == _document(before) else url
 
 
 async def reopen_session(state: dict[str, Any], ctx: Context) -> tuple[Any, list[str]]:

@@ -29,6 +29,7 @@ from typing import Any
 
 from agent.browser.actions import execute_action
 from agent.browser.effects import read_before, read_effect
+from agent.browser.refill import field_label, refill_fields
 from agent.context import Context
 from agent.dom.lookup import describe_element, element_by_id
 from agent.nodes.base import failed_result, graph_node, history_item, with_hint
@@ -124,6 +125,20 @@ def field_identity(
     return field if any(field[k] for k in ("name_attr", "id_attr", "label", "placeholder")) else None
 
 
+async def put_back_replayed_value(
+    state: AgentState, ctx: Context, action: dict[str, Any], result: dict[str, Any]
+) -> list[str]:
+    """A replayed typing step left its value in the old browser only: put it into the field of the page the
+    resumed run has open (the same value, not a new action). Returns what could not be put back."""
+    field = field_identity(state.get("observation") or {}, action, result)
+    if field is None:
+        return []
+    session = await ensure_session(state, ctx)
+    if session.page.url.split("#", 1)[0] != str(result.get("url_after") or "").split("#", 1)[0]:
+        return [f"the value typed into {field_label(field)} (the page is {session.page.url} now)"]
+    return await refill_fields(session.page, [field])
+
+
 async def save_browser_state(session: Any, state: AgentState) -> None:
     """Keep the browser's cookies and storage with the run, so a resumed run starts from them."""
     if state.get("run_dir"):
@@ -209,9 +224,11 @@ async def execute(state: AgentState, ctx: Context) -> dict[str, Any]:
     action = state.get("proposed_action") or {}
     observation = state.get("observation") or {}
     replayed = await asyncio.to_thread(recorded_result, state)  # reads the trace: off the event loop
+    lost: list[str] = []
     if replayed is not None:
         result = replayed
         note = "result replayed from the run's records (not executed twice after a resume)"
+        lost = await put_back_replayed_value(state, ctx, action, result)
     elif await asyncio.to_thread(interrupted_risky_action, state):
         result = unknown_outcome(action)
         note = "not repeated after a resume: the process stopped while this high-risk action was running"
@@ -250,6 +267,7 @@ async def execute(state: AgentState, ctx: Context) -> dict[str, Any]:
     if field is not None:
         item["field"] = field
     update: dict[str, Any] = {
+        **({"resume_lost": [*(state.get("resume_lost") or []), *lost]} if lost else {}),
         "steps": int(state.get("steps", 0)) + 1,
         "last_result": result,
         "history": [item],
