@@ -58,6 +58,8 @@ class LoginSite(StaticServer):
         self.login_posts: Counter[str] = Counter()
         self.banners: Counter[str] = Counter()
         self._sessions: dict[str, str] = {}  # token -> user
+        #: runs whose form was redesigned (the username field renamed and relabelled), as a site update would
+        self.redesigned: set[str] = set()
         super().__init__(
             PAGES, routes={"/login": self._login, "/account": self._account, "/api/banner": self._banner}
         )
@@ -87,11 +89,15 @@ class LoginSite(StaticServer):
         run = html.escape(query.get("run", ""), quote=True)
         banner = "&amp;banner=1" if query.get("banner") else ""
         message = f'<p role="alert" class="error">{html.escape(error)}</p>' if error else ""
+        user_field = (
+            '<label for="acct">E-mail</label> <input id="acct" name="email" autocomplete="off">'
+            if query.get("run", "") in self.redesigned
+            else '<label for="user">Username</label> <input id="user" name="username" autocomplete="off">'
+        )
         return _page(
             "Sign in",
             f"<h1>Sign in</h1>{message}"
-            f'<form method="post" action="/login?run={run}{banner}">'
-            '<label for="user">Username</label> <input id="user" name="username" autocomplete="off"><br>'
+            f'<form method="post" action="/login?run={run}{banner}">{user_field}<br>'
             '<label for="pw">Password</label> <input id="pw" name="password" type="password"><br>'
             '<button type="submit">Log in</button></form>' + (_BANNER if query.get("banner") else ""),
         )

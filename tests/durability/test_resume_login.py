@@ -58,11 +58,15 @@ def _reached(run_dir: Path, node: str, step: int) -> bool:
     return any(r.get("node") == node and r.get("step") == step for r in read_trace(run_dir))
 
 
-def stop_at(site_url: str, record_dir: Path, run_id: str, boundary: str, stop: signal.Signals) -> None:
-    """Start ``run`` in a subprocess and stop it with ``stop`` as soon as the boundary's record is written."""
+def stop_at(
+    site_url: str, record_dir: Path, run_id: str, boundary: str, stop: signal.Signals, goal: str = GOAL
+) -> None:
+    """Start ``run`` in a subprocess and stop it with ``stop`` as soon as the boundary's record is written
+    (with a goal that starts with another step, the boundaries are one step later)."""
     node, step = BOUNDARIES[boundary]
+    step += goal != GOAL and node == "execute"
     proc = start_cli(
-        "run", GOAL, "--start-url", site_url, "--run-id", run_id, "--json", "--max-seconds", "120",
+        "run", goal, "--start-url", site_url, "--run-id", run_id, "--json", "--max-seconds", "120",
         "--record-dir", str(record_dir),
     )  # fmt: skip
     try:
