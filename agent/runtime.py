@@ -114,7 +114,8 @@ async def ensure_session(state: dict[str, Any], ctx: Context):
     return session
 
 
-def _document(url: str) -> str:
+def document_of(url: str) -> str:
+    """A page's URL without its fragment: two URLs that differ only there show the same document."""
     return (url or "").split("#", 1)[0]
 
 
@@ -128,7 +129,7 @@ def unsent_fields(history: list[dict[str, Any]], url: str) -> list[dict[str, Any
         if item.get("status") == "success" and (effect.get("navigated") or effect.get("url_changed")):
             break  # this step loaded a new document: what was typed before it is gone or was sent
         field = item.get("field")
-        if not isinstance(field, dict) or _document(item.get("url", "")) != _document(url):
+        if not isinstance(field, dict) or document_of(item.get("url", "")) != document_of(url):
             continue
         key = "|".join(str(field.get(k, "")) for k in ("name_attr", "id_attr", "label", "placeholder"))
         found.setdefault(key, field)
@@ -141,8 +142,8 @@ def page_to_reopen(state: dict[str, Any]) -> str:
     url = state.get("url") or ""
     last = state.get("last_result") or {}
     before, after = last.get("url_before") or "", last.get("url_after") or ""
-    moved = after and after != "about:blank" and _document(after) != _document(before)
-    return after if moved and _document(url) == _document(before) else url
+    moved = after and after != "about:blank" and document_of(after) != document_of(before)
+    return after if moved and document_of(url) == document_of(before) else url
 
 
 async def reopen_session(state: dict[str, Any], ctx: Context) -> tuple[Any, list[str]]:
@@ -172,7 +173,7 @@ async def reopen_session(state: dict[str, Any], ctx: Context) -> tuple[Any, list
     session.drain_events()
     landed = session.page.url
     fields = unsent_fields(list(state.get("history") or []), url)
-    if _document(landed) != _document(url):
+    if document_of(landed) != document_of(url):
         lost.append(f"the page {url} (reopened, it went to {landed})")
         lost.extend(f"the value typed into {field_label(f)}" for f in fields)
     elif fields:

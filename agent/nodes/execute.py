@@ -7,9 +7,10 @@ changed or the step failed, because queued steps were planned against a page tha
 A run resumed after a crash never repeats a side effect: if the trace already holds this node's record, the
 recorded result is reused instead of acting again. Before acting, the action is noted durably in
 ``inflight.json``; when a resumed run finds that note but no record, the process died while the action ran.
-A high-risk (confirmed) action is then not run a second time: its outcome is unknown, so the step is recorded
-as a failure, the agent observes the page again and any retry goes through ``confirm`` again. Other actions
-(typing, scrolling, plain clicks) are simply run again.
+A high-risk (confirmed) action is then not run a second time unless a person says so: its outcome is unknown,
+so with someone to ask (interactive, ``confirm_policy=ask``) the run asks whether to run it again, and
+otherwise (or when denied) the step is recorded as a failure, the agent observes the page again and any retry
+goes through ``confirm`` again. Other actions (typing, scrolling, plain clicks) are simply run again.
 
 A clean stop (Ctrl-C, SIGTERM, a cancelled task) does not cut an action short: it finishes (within its own
 budget), its result is noted in ``inflight.json`` as completed, and then the stop goes on; the resumed run
@@ -27,14 +28,16 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from langgraph.types import interrupt
+
 from agent.browser.actions import execute_action
 from agent.browser.effects import read_before, read_effect
 from agent.browser.refill import field_label, refill_fields
 from agent.context import Context
 from agent.dom.lookup import describe_element, element_by_id
-from agent.nodes.base import failed_result, graph_node, history_item, with_hint
+from agent.nodes.base import failed_result, graph_node, history_item, parse_decision, with_hint
 from agent.records import BROWSER_STATE_NAME, read_inflight, recorder_for, write_inflight
-from agent.runtime import ensure_session
+from agent.runtime import document_of, ensure_session
 from agent.state import AgentState
 from agent.types import ERROR_NAVIGATION_BLOCKED
 from agent.util.cancel import run_through_cancel
@@ -125,16 +128,26 @@ def field_identity(
     return field if any(field[k] for k in ("name_attr", "id_attr", "label", "placeholder")) else None
 
 
-async def put_back_replayed_value(
+async def restore_replayed_step(
     state: AgentState, ctx: Context, action: dict[str, Any], result: dict[str, Any]
 ) -> list[str]:
-    """A replayed typing step left its value in the old browser only: put it into the field of the page the
-    resumed run has open (the same value, not a new action). Returns what could not be put back."""
+    """A replayed step's effect on the browser happened in the old browser only. Bring the resumed run's
+    browser to the same point without acting again: reopen the page the step left (when it moved), put a
+    typed value back into its field. Returns what could not be restored."""
     field = field_identity(state.get("observation") or {}, action, result)
-    if field is None:
+    left_at = str(result.get("url_after") or "")
+    moved = left_at not in ("", "about:blank") and document_of(left_at) != document_of(state.get("url", ""))
+    if field is None and not moved:
         return []
     session = await ensure_session(state, ctx)
-    if session.page.url.split("#", 1)[0] != str(result.get("url_after") or "").split("#", 1)[0]:
+    if moved and document_of(session.page.url) != document_of(left_at):
+        await execute_action(session, {"action": "navigate", "element_id": None, "args": {"url": left_at}})
+        session.drain_events()
+        if document_of(session.page.url) != document_of(left_at):
+            return [f"the page {left_at} (reopened, it went to {session.page.url})"]
+    if field is None:
+        return []
+    if document_of(session.page.url) != document_of(left_at):
         return [f"the value typed into {field_label(field)} (the page is {session.page.url} now)"]
     return await refill_fields(session.page, [field])
 
@@ -176,6 +189,28 @@ async def act(
             f"action did not finish within {action_budget(ctx):.0f}s",
             execution_time_ms=int(action_budget(ctx) * 1000),
         )
+
+
+def repeat_approved(state: AgentState, ctx: Context, action: dict[str, Any]) -> bool:
+    """Whether a person approves running again a high-risk action the run was cut off in (its outcome is
+    unknown). Asked through ``interrupt`` like ``confirm`` when someone can answer; never repeated otherwise,
+    not even under ``confirm_policy=auto`` (an earlier approval did not foresee doing it twice)."""
+    if not ctx.interactive or ctx.confirm_policy != "ask":
+        return False
+    target = describe_element(state.get("observation"), action.get("element_id"))
+    reason = "the run stopped while it was running, so it may already have happened (check the site first)"
+    answer = interrupt(
+        {
+            "type": "confirm",
+            "question": f"Run {action.get('action')} {target} again? ({reason})",
+            "action": action,
+            "target": target,
+            "reasons": [reason],
+            "url": state.get("url", ""),
+            "choices": ["approve", "deny"],
+        }
+    )
+    return parse_decision(answer)[0] == "approved"
 
 
 def unknown_outcome(action: dict[str, Any]) -> dict[str, Any]:
@@ -228,8 +263,8 @@ async def execute(state: AgentState, ctx: Context) -> dict[str, Any]:
     if replayed is not None:
         result = replayed
         note = "result replayed from the run's records (not executed twice after a resume)"
-        lost = await put_back_replayed_value(state, ctx, action, result)
-    elif await asyncio.to_thread(interrupted_risky_action, state):
+        lost = await restore_replayed_step(state, ctx, action, result)
+    elif await asyncio.to_thread(interrupted_risky_action, state) and not repeat_approved(state, ctx, action):
         result = unknown_outcome(action)
         note = "not repeated after a resume: the process stopped while this high-risk action was running"
     else:
