@@ -39,7 +39,9 @@ def test_a_cut_off_purchase_is_repeated_only_when_the_person_approves(click_site
         term.expect(r"approve / deny", 10)
         term.sendline(answer)
         # denied, the agent looks again and may propose the purchase anew: it is still asked first
-        if answer == "deny" and term.expect(r"end: |approve / deny / edit", 90).group(0) != "end: ":
+        if answer == "deny" and term.expect(r"goal_\w+/\w+|approve / deny / edit", 90).group(0).startswith(
+            "approve"
+        ):
             term.sendline("deny")
         code = term.wait(90)
         _kill_session(term.proc.pid)
