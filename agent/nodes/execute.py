@@ -59,7 +59,8 @@ def recorded_result(state: AgentState) -> dict[str, Any] | None:
     if not run_id or not run_dir:
         return None
     record = recorder_for(run_id, Path(run_dir)).record(int(state.get("seq", 0)) + 1)
-    if record and record.get("node") == "execute" and record.get("result"):
+    same_run = record is not None and record.get("run_id") in (None, run_id)
+    if record and same_run and record.get("node") == "execute" and record.get("result"):
         return record["result"]
     inflight = this_steps_inflight(state)
     if inflight.get("completed") and isinstance(inflight.get("result"), dict):

@@ -101,3 +101,36 @@ def test_a_typed_value_whose_field_is_gone_ends_resume_lost_state(login_site, tm
         "resume_lost_state",
     )
     assert 'could not restore the value typed into "Username"' in result["stop_reason"]
+
+
+async def test_session_storage_of_the_active_tab_comes_back_before_its_page_runs(login_site, tmp_path):
+    """sessionStorage is per tab: it is saved with the storage state and seeded into the new tab (through a
+    stand-in page, nothing reaches the site) before the page is reopened, so the page's own scripts see it."""
+    from agent.browser.options import BrowserOptions
+    from agent.browser.session import BrowserSession
+
+    url = login_site.url("tabstate")
+    state_file = tmp_path / BROWSER_STATE_NAME
+    old = await BrowserSession.start(BrowserOptions(), tmp_path / "old")
+    try:
+        await old.page.goto(url)
+        await old.page.evaluate(
+            "() => { sessionStorage.setItem('wizard', 'step-2'); localStorage.setItem('k', 'v'); }"
+        )
+        assert await old.save_storage_state(state_file)
+    finally:
+        await old.close()
+
+    new = await BrowserSession.start(BrowserOptions(), tmp_path / "new")
+    try:
+        saved = await new.load_storage_state(state_file)
+        assert await new.seed_session_storage(url, saved)
+        await new.page.add_init_script("window.__seen = sessionStorage.getItem('wizard')")
+        await new.page.goto(url)
+        seen = await new.page.evaluate("() => [window.__seen, localStorage.getItem('k'), location.href]")
+        assert seen == ["step-2", "v", url]
+        assert not await new.seed_session_storage(
+            login_site.base_url.replace("127.0.0.1", "localhost") + "/", saved
+        )
+    finally:
+        await new.close()
