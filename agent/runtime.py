@@ -164,7 +164,8 @@ async def reopen_session(state: dict[str, Any], ctx: Context) -> tuple[Any, list
     lost: list[str] = []
     saved: dict[str, Any] = {}
     try:
-        saved = await session.load_storage_state(run_dir / BROWSER_STATE_NAME)
+        if not session.attached:  # a browser we attached to over CDP keeps its own cookies: never overwrite
+            saved = await session.load_storage_state(run_dir / BROWSER_STATE_NAME)
     except StorageStateError as exc:
         if state.get("history"):  # before the first step there was nothing to save
             lost.append(f"the cookies and site storage ({exc})")

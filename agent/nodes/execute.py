@@ -154,8 +154,10 @@ async def restore_replayed_step(
 
 
 async def save_browser_state(session: Any, state: AgentState) -> None:
-    """Keep the browser's cookies and storage with the run, so a resumed run starts from them."""
-    if state.get("run_dir"):
+    """Keep the browser's cookies and storage with the run, so a resumed run starts from them (not for a
+    browser attached over CDP: that one is the user's, keeps its own state, and its cookies stay out of the
+    run directory)."""
+    if state.get("run_dir") and not session.attached:
         await session.save_storage_state(Path(state["run_dir"]) / BROWSER_STATE_NAME)
 
 
