@@ -139,6 +139,8 @@ def forget_recorder(run_id: str) -> None:
 
 STATUS_NAME = "status.json"
 INFLIGHT_NAME = "inflight.json"
+#: The browser's cookies and storage after the last step (owner-only; never in graph state or reports).
+BROWSER_STATE_NAME = "browser_state.json"
 
 
 def _write_json_atomic(path: Path, data: dict[str, Any]) -> None:
@@ -210,10 +212,14 @@ def write_inflight(
     action: dict[str, Any],
     risk: str | None,
     result: dict[str, Any] | None = None,
+    *,
+    run_id: str | None = None,
 ) -> None:
     """Note the action about to run (durably) before running it; or, with ``result``, note that it finished
     with that result although the run was stopped before recording it (so a resume replays it). Never raises."""
     note: dict[str, Any] = {"seq": int(seq), "action": action, "risk": risk, "pid": os.getpid()}
+    if run_id:
+        note["run_id"] = run_id
     if result is not None:
         note.update(completed=True, result=result)
     with contextlib.suppress(OSError):
@@ -334,6 +340,7 @@ def result_object(state: dict[str, Any]) -> dict[str, Any]:
         "judge": state.get("judge"),
         "evidence": list(state.get("goal_evidence") or []),
         "missing": list(state.get("missing") or []),
+        "resume_lost": list(state.get("resume_lost") or []),
         "goal_parts": [{k: p.get(k) for k in ("id", "kind", "text")} for p in state.get("goal_parts") or []],
         "steps": int(state.get("steps", 0)),
         "stage": state.get("stage"),

@@ -18,9 +18,13 @@ What a resumed run gets back, and what it does not:
 - an action that was running when the run was stopped cleanly (Ctrl-C, SIGTERM, a cancelled task) is not run
   again either: the stop lets it finish (within its own time limit) and notes its result, which the resumed
   run replays;
-- a new Chromium is started and the recorded URL of the active tab is reopened. Lost with the old browser:
-  cookies and session/local storage of the killed browser, other tabs, form values typed but not submitted,
-  scroll position and any in-page script state. A site that needed a login may need it again.
+- a new Chromium is started with the cookies and localStorage saved after the last step (and the active
+  tab's sessionStorage), the recorded URL of the active tab is reopened, and values typed there but not yet
+  sent are typed again into the same fields (found by name, id, label or placeholder). Lost with the old
+  browser: other tabs, scroll position, in-page script state and whatever changed after the last saved
+  step. What could not be restored (no or a damaged saved state, a page that now goes elsewhere, a field
+  that is gone) is noted in the state (``resume_lost``) and a failure it may explain ends
+  ``goal_failed/resume_lost_state`` naming it;
 
 ``status.json`` in the run directory says whether a run is running (and in which process), paused at a
 question, or stopped; ``python -m agent runs`` reads it, and ``resume`` refuses a run another live process
@@ -58,6 +62,7 @@ from agent.records import (
     write_status,
 )
 from agent.runtime import release as release_runtime
+from agent.runtime import reopen_session
 from agent.terminals import BUDGET_EXHAUSTED, MAX_SECONDS, RECURSION_LIMIT, normalize
 
 EventHandler = Callable[[dict[str, Any]], None]
@@ -283,11 +288,11 @@ async def _run_with_checkpointer(
     async with AsyncSqliteSaver.from_conn_string(str(_checkpoint_path(run_dir))) as saver:
         writes = _PendingWrites(saver)
         graph = build_graph(checkpointer=saver)
-        if before is not None:
-            await before(graph, config)
         forced: tuple[str, str, str] | None = None
         stop_note = None
         try:
+            if before is not None:
+                await before(graph, config)
             stop_note = await _drive(graph, first_input, config, ctx, run_dir, on_event, on_interrupt)
         except TimeoutError:
             forced = (BUDGET_EXHAUSTED, MAX_SECONDS, f"run exceeded {ctx.max_seconds:g}s")
@@ -377,8 +382,10 @@ async def resume_run(
     run_dir = check_resumable(run_id, record_dir)
     ctx = load_saved_context(run_dir, record_dir=record_dir, run_id=run_id, **(overrides or {}))
 
-    async def restart_clock(graph: Any, config: dict[str, Any]) -> None:
-        await _restart_clock(graph, config, paused_at=_last_activity(run_dir))
+    async def before_going_on(graph: Any, config: dict[str, Any]) -> None:
+        if not stranded:  # (a stranded run's clock was set when it was taken up again)
+            await _restart_clock(graph, config, paused_at=_last_activity(run_dir))
+        await _restore_browser(graph, config, ctx, run_id)
 
     first_input: Any = None
     stranded = False
@@ -432,8 +439,33 @@ async def resume_run(
             clear_inflight(run_dir)
         return _saved_result(run_dir) or result_object(values)
     return await _run_with_checkpointer(
-        run_id, run_dir, ctx, first_input, on_event, on_interrupt, None if stranded else restart_clock
+        run_id, run_dir, ctx, first_input, on_event, on_interrupt, before_going_on
     )
+
+
+async def _restore_browser(graph: Any, config: dict[str, Any], ctx: Context, run_id: str) -> None:
+    """Open the resumed run's browser before it goes on: the saved cookies and storage, the recorded URL,
+    the values typed there but not sent. What could not be restored goes into the state (``resume_lost``,
+    and a hint for the planner), so the run's ending can name it."""
+    if registry.get(run_id) is not None:
+        return  # a browser the caller lent, or one still open in this process: nothing was lost
+    values = dict((await graph.aget_state(config)).values or {})
+    if values.get("terminal_type") or not values.get("url"):
+        return
+    try:
+        _session, lost = await reopen_session({"run_id": run_id, **values}, ctx)
+    except Exception:  # noqa: BLE001 - the first node that needs the browser opens it and reports why not
+        return
+    if lost:
+        said = "; ".join(lost)
+        hint = f"The run was resumed in a new browser that could not restore: {said}. Check the page first."
+        await graph.aupdate_state(
+            config,
+            {
+                "resume_lost": [*(values.get("resume_lost") or []), *lost],
+                "hints": [*(values.get("hints") or []), hint],
+            },
+        )
 
 
 def _saved_result(run_dir: Path) -> dict[str, Any] | None:

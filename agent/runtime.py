@@ -106,17 +106,77 @@ def run_dir_of(state: dict[str, Any], ctx: Context) -> Path:
 
 
 async def ensure_session(state: dict[str, Any], ctx: Context):
-    """The run's live browser session; a new one (reopened at the recorded URL) if none is alive."""
-    run_id = state["run_id"]
-    session = registry.get(run_id)
+    """The run's live browser session; a new one (restored, at the recorded URL) if none is alive."""
+    session = registry.get(state["run_id"])
     if session is not None:
         return session
-    run_dir = run_dir_of(state, ctx)
-    session = await registry.open(run_id, ctx.browser_options(run_dir), run_dir)
-    url = state.get("url")
-    if url and url != "about:blank":
-        from agent.browser.actions import execute_action
-
-        await execute_action(session, {"action": "navigate", "element_id": None, "args": {"url": url}})
-        session.drain_events()
+    session, _lost = await reopen_session(state, ctx)
     return session
+
+
+def document_of(url: str) -> str:
+    """A page's URL without its fragment: two URLs that differ only there show the same document."""
+    return (url or "").split("#", 1)[0]
+
+
+def unsent_fields(history: list[dict[str, Any]], url: str) -> list[dict[str, Any]]:
+    """The values typed or chosen in the open document at ``url`` that no later step sent: walking back
+    through the step log until the step that loaded this document (a navigation, a submit that left).
+    The latest value of each field, in the order they were first filled."""
+    found: dict[str, dict[str, Any]] = {}
+    for item in reversed(history):
+        effect = item.get("effect") or {}
+        if item.get("status") == "success" and (effect.get("navigated") or effect.get("url_changed")):
+            break  # this step loaded a new document: what was typed before it is gone or was sent
+        field = item.get("field")
+        if not isinstance(field, dict) or document_of(item.get("url", "")) != document_of(url):
+            continue
+        key = "|".join(str(field.get(k, "")) for k in ("name_attr", "id_attr", "label", "placeholder"))
+        found.setdefault(key, field)
+    return list(reversed(found.values()))
+
+
+def page_to_reopen(state: dict[str, Any]) -> str:
+    """The URL the run's active tab was at: the last observed one, unless the last action moved the tab on
+    after it (the run stopped before the next observation)."""
+    url = state.get("url") or ""
+    last = state.get("last_result") or {}
+    before, after = last.get("url_before") or "", last.get("url_after") or ""
+    moved = after and after != "about:blank" and document_of(after) != document_of(before)
+    return after if moved and document_of(url) == document_of(before) else url
+
+
+async def reopen_session(state: dict[str, Any], ctx: Context) -> tuple[Any, list[str]]:
+    """A new browser for a run that already had one (a resume, a crashed browser): the cookies and storage
+    saved after the last step, the recorded URL reopened, values typed there but not sent typed again.
+
+    Returns the session and what could not be restored, in words (never a typed value)."""
+    from agent.browser.actions import execute_action
+    from agent.browser.refill import field_label, refill_fields
+    from agent.browser.session_launch import StorageStateError
+    from agent.records import BROWSER_STATE_NAME
+
+    run_dir = run_dir_of(state, ctx)
+    session = await registry.open(state["run_id"], ctx.browser_options(run_dir), run_dir)
+    url = page_to_reopen(state)
+    if not url or url == "about:blank":
+        return session, []
+    lost: list[str] = []
+    saved: dict[str, Any] = {}
+    try:
+        if not session.attached:  # a browser we attached to over CDP keeps its own cookies: never overwrite
+            saved = await session.load_storage_state(run_dir / BROWSER_STATE_NAME)
+    except StorageStateError as exc:
+        if state.get("history"):  # before the first step there was nothing to save
+            lost.append(f"the cookies and site storage ({exc})")
+    await session.seed_session_storage(url, saved)
+    await execute_action(session, {"action": "navigate", "element_id": None, "args": {"url": url}})
+    session.drain_events()
+    landed = session.page.url
+    fields = unsent_fields(list(state.get("history") or []), url)
+    if document_of(landed) != document_of(url):
+        lost.append(f"the page {url} (reopened, it went to {landed})")
+        lost.extend(f"the value typed into {field_label(f)}" for f in fields)
+    elif fields:
+        lost.extend(await refill_fields(session.page, fields))
+    return session, lost

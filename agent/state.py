@@ -133,6 +133,7 @@ class AgentState(TypedDict, total=False):
 
     # --- records --------------------------------------------------------------------------------------
     seq: int  # trace records written so far (dedupes records on resume)
+    resume_lost: list[str]  # what a resumed run's new browser could not get back (cookies, typed values)
 
     # --- proof (agent.planning.verify) -------------------------------------------------------------------------
     goal_parts: list[

@@ -29,6 +29,7 @@ BROWSER_ERROR = "browser_error"
 NODE_ERROR = "node_error"
 INVALID_GOAL = "invalid_goal"
 UNVERIFIED = "unverified"
+RESUME_LOST_STATE = "resume_lost_state"
 WORLD_FROZEN = "world_frozen"
 REPEATED_ACTION = "repeated_action"
 MAX_STEPS = "max_steps"
@@ -59,6 +60,7 @@ TERMINAL_REASONS: dict[str, str] = {
     NODE_ERROR: GOAL_FAILED,  # an unexpected exception inside a graph node (recorded with its message)
     INVALID_GOAL: GOAL_FAILED,  # empty or unusable goal text
     UNVERIFIED: GOAL_FAILED,  # the agent acted but could not prove from the page that the goal is met
+    RESUME_LOST_STATE: GOAL_FAILED,  # a resumed run could not get back what the stopped one had, then failed
     # loop_stuck
     WORLD_FROZEN: LOOP_STUCK,  # actions keep changing nothing (URL, DOM and candidates unchanged)
     REPEATED_ACTION: LOOP_STUCK,  # the same action on the same element and URL, again and again
@@ -93,3 +95,25 @@ def normalize(terminal_type: str | None, reason: str | None) -> tuple[str, str]:
         }[terminal_type]
         return terminal_type, fallback
     return GOAL_FAILED, NODE_ERROR
+
+
+#: Failures a lost browser state can explain (the run could not find, prove or reach what it needed): after a
+#: resume that lost something they are reported as ``resume_lost_state``, naming what was lost.
+EXPLAINED_BY_LOST_STATE = (
+    ANSWER_NOT_FOUND,
+    ANSWER_NOT_GROUNDED,
+    UNVERIFIED,
+    STAGE_NOT_ADVANCED,
+    INSUFFICIENT_KNOWLEDGE,
+    ACTION_REJECTED,
+)
+
+
+def after_lost_state(
+    terminal_type: str, reason: str, stop_reason: str | None, lost: list[str]
+) -> tuple[str, str, str | None]:
+    """The ending of a run whose resume lost ``lost``: a failure it may explain names it instead of hiding it."""
+    if not lost or terminal_type != GOAL_FAILED or reason not in EXPLAINED_BY_LOST_STATE:
+        return terminal_type, reason, stop_reason
+    said = f"the resumed run could not restore {'; '.join(lost)}"
+    return GOAL_FAILED, RESUME_LOST_STATE, f"{said} (then: {stop_reason or reason})"

@@ -3,12 +3,18 @@
 Launching uses :func:`agent.browser.launch.resolve_executable` and ``CHROMIUM_FLAGS``; the browser gets a
 throw-away profile and HOME under a temporary directory that ``close`` removes again. Every step is bounded:
 a browser that hangs on close is killed by its profile path.
+
+Storage state in and out: ``save_storage_state`` writes the cookies, every origin's localStorage and the
+active tab's sessionStorage to a file (atomically, readable by the owner only); ``load_storage_state`` gives a
+new browser the cookies and localStorage back, and ``seed_session_storage`` the active tab's sessionStorage
+before its page is reopened. That is how a resumed run keeps its logged-in session and dismissed banners.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import shutil
 import signal
@@ -21,9 +27,50 @@ from agent.browser.options import BrowserOptions
 from agent.browser.scripts import browser_script
 from agent.browser.session_base import BrowserSessionError, SessionState
 from agent.browser.session_events import DOM_BINDING
+from agent.browser.session_tabs import _origin
 
 _CLOSE_STEP_S = 8.0
 _LAUNCH_TIMEOUT_S = 45.0
+#: Upper bound for reading or restoring the storage state (a page that hangs its scripts cannot stall a step).
+_STORAGE_S = 5.0
+_SESSION_STORAGE_JS = (
+    "() => Object.fromEntries(Object.keys(sessionStorage).map(k => [k, sessionStorage.getItem(k)]))"
+)
+_SEED_SESSION_STORAGE_JS = (
+    "items => { for (const [k, v] of Object.entries(items)) sessionStorage.setItem(k, v); }"
+)
+
+
+class StorageStateError(Exception):
+    """The saved storage state cannot be used (missing, unreadable, not the expected shape)."""
+
+
+def _write_private_json(path: Path, data: dict[str, Any]) -> None:
+    """Write ``data`` to ``path`` atomically, readable by the owner only (it holds session cookies)."""
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(json.dumps(data, ensure_ascii=False))
+        fh.flush()
+        os.fsync(fh.fileno())
+    tmp.replace(path)
+
+
+def read_storage_file(path: Path) -> dict[str, Any]:
+    """The saved storage state in ``path``; StorageStateError says why it cannot be used."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise StorageStateError("no saved browser state") from exc
+    except (OSError, ValueError) as exc:
+        raise StorageStateError(f"the saved browser state is unreadable ({type(exc).__name__})") from exc
+    if (
+        not isinstance(data, dict)
+        or not isinstance(data.get("cookies"), list)
+        or not isinstance(data.get("origins"), list)
+    ):
+        raise StorageStateError("the saved browser state is not in the expected shape")
+    return data
 
 
 class LaunchMixin(SessionState):
@@ -169,6 +216,70 @@ class LaunchMixin(SessionState):
                     os.kill(int(entry.name), signal.SIGKILL)
             except (OSError, ValueError):
                 continue
+
+    async def save_storage_state(self, path: Path) -> bool:
+        """Save cookies, localStorage and the active tab's sessionStorage to ``path``. Never raises; False
+        when the browser could not be read (the previous file is then left as it was)."""
+        try:
+            data = await asyncio.wait_for(self._read_storage_state(), _STORAGE_S)
+            await asyncio.to_thread(_write_private_json, Path(path), data)
+        except Exception:  # noqa: BLE001 - a closed browser or a busy page: keep the last good state
+            return False
+        return True
+
+    async def _read_storage_state(self) -> dict[str, Any]:
+        self._check_alive()
+        state = await self._context.storage_state()
+        page = self.page
+        origin = _origin(page.url)
+        items: dict[str, str] = {}
+        if origin:
+            with contextlib.suppress(Exception):
+                items = await asyncio.wait_for(page.evaluate(_SESSION_STORAGE_JS), 2)
+        return {
+            "url": page.url,
+            "cookies": state.get("cookies") or [],
+            "origins": state.get("origins") or [],
+            "session_storage": {"origin": origin, "items": items if isinstance(items, dict) else {}},
+        }
+
+    async def load_storage_state(self, path: Path) -> dict[str, Any]:
+        """Give this browser the cookies and localStorage saved in ``path``; returns the saved state (its
+        ``session_storage`` is for :meth:`seed_session_storage`). StorageStateError when it cannot."""
+        data = await asyncio.to_thread(read_storage_file, Path(path))
+        self._check_alive()
+        try:
+            await asyncio.wait_for(
+                self._context.set_storage_state({"cookies": data["cookies"], "origins": data["origins"]}),
+                _STORAGE_S,
+            )
+        except Exception as exc:  # noqa: BLE001 - a malformed cookie or origin entry, a timeout
+            raise StorageStateError(f"the saved browser state was refused ({type(exc).__name__})") from exc
+        return data
+
+    async def seed_session_storage(self, url: str, saved: dict[str, Any]) -> bool:
+        """Put the saved sessionStorage of ``url``'s origin into the active tab before ``url`` is opened:
+        a blank stand-in page is served at ``url`` (nothing reaches the site), filled, then left."""
+        session_storage = saved.get("session_storage") or {}
+        items = session_storage.get("items")
+        if not items or not isinstance(items, dict) or session_storage.get("origin") != _origin(url):
+            return False
+        page = self.page
+
+        async def blank(route: Any) -> None:
+            await route.fulfill(status=200, content_type="text/html", body="<!doctype html><title></title>")
+
+        target = url.split("#", 1)[0]
+        try:
+            await page.route(target, blank)
+            await asyncio.wait_for(page.goto(target, wait_until="commit"), _STORAGE_S)
+            await asyncio.wait_for(page.evaluate(_SEED_SESSION_STORAGE_JS, items), 2)
+            return True
+        except Exception:  # noqa: BLE001 - the page is reopened anyway; only sessionStorage is missing
+            return False
+        finally:
+            with contextlib.suppress(Exception):
+                await page.unroute(target, blank)
 
     async def reset(self) -> None:
         """Return to one blank tab with no cookies, storage, events or failure counts (reuse a warm browser).

@@ -147,6 +147,28 @@ def validate_action(action: Any, observation: dict[str, Any], allowed: list[str]
     return None
 
 
+def parse_decision(answer: Any) -> tuple[str, dict[str, Any] | None]:
+    """('approved' | 'denied' | 'edited', edited action) from a resume value.
+
+    Accepts True/False, "y"/"yes"/"approve"/"n"/"no"/"deny", or {"decision": ..., "action": {...}} (a dict
+    may add "reason", the words the denial is recorded with, e.g. "because no one could be asked").
+    Anything unclear is a denial: silence never authorizes a risky action.
+    """
+    if isinstance(answer, bool):
+        return ("approved" if answer else "denied"), None
+    if isinstance(answer, str):
+        word = answer.strip().lower()
+        if word in ("y", "yes", "approve", "approved", "ok", "allow"):
+            return "approved", None
+        return "denied", None
+    if isinstance(answer, dict):
+        decision = str(answer.get("decision", "")).lower()
+        if decision in ("edit", "edited") and isinstance(answer.get("action"), dict):
+            return "edited", answer["action"]
+        return parse_decision(decision)
+    return "denied", None
+
+
 def history_item(
     state: dict[str, Any],
     action: dict[str, Any],

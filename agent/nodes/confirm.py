@@ -13,32 +13,10 @@ from langgraph.types import interrupt
 
 from agent.context import Context
 from agent.dom.lookup import describe_element
-from agent.nodes.base import graph_node, history_item, terminal, validate_action
+from agent.nodes.base import graph_node, history_item, parse_decision, terminal, validate_action
 from agent.stages import allowed_actions
 from agent.state import AgentState
 from agent.terminals import USER_DECLINED
-
-
-def parse_decision(answer: Any) -> tuple[str, dict[str, Any] | None]:
-    """('approved' | 'denied' | 'edited', edited action) from a resume value.
-
-    Accepts True/False, "y"/"yes"/"approve"/"n"/"no"/"deny", or {"decision": ..., "action": {...}} (a dict
-    may add "reason", the words the denial is recorded with, e.g. "because no one could be asked").
-    Anything unclear is a denial: silence never authorizes a risky action.
-    """
-    if isinstance(answer, bool):
-        return ("approved" if answer else "denied"), None
-    if isinstance(answer, str):
-        word = answer.strip().lower()
-        if word in ("y", "yes", "approve", "approved", "ok", "allow"):
-            return "approved", None
-        return "denied", None
-    if isinstance(answer, dict):
-        decision = str(answer.get("decision", "")).lower()
-        if decision in ("edit", "edited") and isinstance(answer.get("action"), dict):
-            return "edited", answer["action"]
-        return parse_decision(decision)
-    return "denied", None
 
 
 @graph_node("confirm")

@@ -7,13 +7,19 @@ changed or the step failed, because queued steps were planned against a page tha
 A run resumed after a crash never repeats a side effect: if the trace already holds this node's record, the
 recorded result is reused instead of acting again. Before acting, the action is noted durably in
 ``inflight.json``; when a resumed run finds that note but no record, the process died while the action ran.
-A high-risk (confirmed) action is then not run a second time: its outcome is unknown, so the step is recorded
-as a failure, the agent observes the page again and any retry goes through ``confirm`` again. Other actions
-(typing, scrolling, plain clicks) are simply run again.
+A high-risk (confirmed) action is then not run a second time unless a person says so: its outcome is unknown,
+so with someone to ask (interactive, ``confirm_policy=ask``) the run asks whether to run it again, and
+otherwise (or when denied) the step is recorded as a failure, the agent observes the page again and any retry
+goes through ``confirm`` again. Other actions (typing, scrolling, plain clicks) are simply run again.
 
 A clean stop (Ctrl-C, SIGTERM, a cancelled task) does not cut an action short: it finishes (within its own
 budget), its result is noted in ``inflight.json`` as completed, and then the stop goes on; the resumed run
-replays that result like a recorded one instead of acting again.
+replays that result like a recorded one instead of acting again. Both guards look only at the records of
+this run in its own run directory (an in-flight note of another run or directory is ignored).
+
+After each action the browser's storage state (cookies, localStorage, the active tab's sessionStorage) is
+saved in the run directory, and a typed or chosen value is recorded with how to find its field again
+(``field`` in the history item): a resumed run's new browser gets both back (see :mod:`agent.runtime`).
 """
 
 from __future__ import annotations
@@ -22,18 +28,23 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from langgraph.types import interrupt
+
 from agent.browser.actions import execute_action
 from agent.browser.effects import read_before, read_effect
+from agent.browser.refill import field_label, refill_fields
 from agent.context import Context
-from agent.dom.lookup import describe_element
-from agent.nodes.base import failed_result, graph_node, history_item, with_hint
-from agent.records import read_inflight, recorder_for, write_inflight
-from agent.runtime import ensure_session
+from agent.dom.lookup import describe_element, element_by_id
+from agent.nodes.base import failed_result, graph_node, history_item, parse_decision, with_hint
+from agent.records import BROWSER_STATE_NAME, read_inflight, recorder_for, write_inflight
+from agent.runtime import document_of, ensure_session
 from agent.state import AgentState
 from agent.types import ERROR_NAVIGATION_BLOCKED
 from agent.util.cancel import run_through_cancel
 
 AVOID_AFTER_FAILURES = 2
+#: Actions that leave a value in a form field (what a resumed run types again if it was not sent).
+FIELD_ACTIONS = ("type", "select_option")
 
 
 def action_budget(ctx: Context) -> float:
@@ -48,7 +59,8 @@ def recorded_result(state: AgentState) -> dict[str, Any] | None:
     if not run_id or not run_dir:
         return None
     record = recorder_for(run_id, Path(run_dir)).record(int(state.get("seq", 0)) + 1)
-    if record and record.get("node") == "execute" and record.get("result"):
+    same_run = record is not None and record.get("run_id") in (None, run_id)
+    if record and same_run and record.get("node") == "execute" and record.get("result"):
         return record["result"]
     inflight = this_steps_inflight(state)
     if inflight.get("completed") and isinstance(inflight.get("result"), dict):
@@ -62,6 +74,8 @@ def this_steps_inflight(state: AgentState) -> dict[str, Any]:
     if not run_dir:
         return {}
     inflight = read_inflight(Path(run_dir))
+    if inflight.get("run_id") not in (None, state.get("run_id")):
+        return {}  # another run's note (a copied directory): not this step's
     same_step = inflight.get("seq") == int(state.get("seq", 0)) + 1
     same_action = inflight.get("action") == _plain(state.get("proposed_action") or {})
     return inflight if same_step and same_action else {}
@@ -84,7 +98,67 @@ def note_inflight(state: AgentState, action: dict[str, Any], result: dict[str, A
             _plain(action),
             state.get("action_risk"),
             result,
+            run_id=state.get("run_id"),
         )
+
+
+def field_identity(
+    observation: dict[str, Any], action: dict[str, Any], result: dict[str, Any]
+) -> dict[str, Any] | None:
+    """How to find the field of a typing / choosing action in a new copy of the page, with the value it
+    holds afterwards (what the page read back when the typing added to earlier text)."""
+    if action.get("action") not in FIELD_ACTIONS or result.get("status") != "success":
+        return None
+    element = element_by_id(observation, action.get("element_id")) or {}
+    attrs = element.get("attrs") or {}
+    args = action.get("args") or {}
+    value = args.get("option", args.get("text"))
+    held = ((result.get("effect") or {}).get("target") or {}).get("value")
+    if args.get("clear") is False and isinstance(held, str):
+        value = held
+    field = {
+        "action": action.get("action"),
+        "value": "" if value is None else str(value),
+        "tag": element.get("tag", ""),
+        "name_attr": attrs.get("name", ""),
+        "id_attr": attrs.get("id", ""),
+        "label": element.get("name", ""),
+        "placeholder": element.get("placeholder", ""),
+        "frame": element.get("frame", ""),
+    }
+    return field if any(field[k] for k in ("name_attr", "id_attr", "label", "placeholder")) else None
+
+
+async def restore_replayed_step(
+    state: AgentState, ctx: Context, action: dict[str, Any], result: dict[str, Any]
+) -> list[str]:
+    """A replayed step's effect on the browser happened in the old browser only. Bring the resumed run's
+    browser to the same point without acting again: reopen the page the step left (when it moved), put a
+    typed value back into its field. Returns what could not be restored."""
+    field = field_identity(state.get("observation") or {}, action, result)
+    left_at = str(result.get("url_after") or "")
+    moved = left_at not in ("", "about:blank") and document_of(left_at) != document_of(state.get("url", ""))
+    if field is None and not moved:
+        return []
+    session = await ensure_session(state, ctx)
+    if moved and document_of(session.page.url) != document_of(left_at):
+        await execute_action(session, {"action": "navigate", "element_id": None, "args": {"url": left_at}})
+        session.drain_events()
+        if document_of(session.page.url) != document_of(left_at):
+            return [f"the page {left_at} (reopened, it went to {session.page.url})"]
+    if field is None:
+        return []
+    if document_of(session.page.url) != document_of(left_at):
+        return [f"the value typed into {field_label(field)} (the page is {session.page.url} now)"]
+    return await refill_fields(session.page, [field])
+
+
+async def save_browser_state(session: Any, state: AgentState) -> None:
+    """Keep the browser's cookies and storage with the run, so a resumed run starts from them (not for a
+    browser attached over CDP: that one is the user's, keeps its own state, and its cookies stay out of the
+    run directory)."""
+    if state.get("run_dir") and not session.attached:
+        await session.save_storage_state(Path(state["run_dir"]) / BROWSER_STATE_NAME)
 
 
 def _plain(action: dict[str, Any]) -> dict[str, Any]:
@@ -118,6 +192,28 @@ async def act(
             f"action did not finish within {action_budget(ctx):.0f}s",
             execution_time_ms=int(action_budget(ctx) * 1000),
         )
+
+
+def repeat_approved(state: AgentState, ctx: Context, action: dict[str, Any]) -> bool:
+    """Whether a person approves running again a high-risk action the run was cut off in (its outcome is
+    unknown). Asked through ``interrupt`` like ``confirm`` when someone can answer; never repeated otherwise,
+    not even under ``confirm_policy=auto`` (an earlier approval did not foresee doing it twice)."""
+    if not ctx.interactive or ctx.confirm_policy != "ask":
+        return False
+    target = describe_element(state.get("observation"), action.get("element_id"))
+    reason = "the run stopped while it was running, so it may already have happened (check the site first)"
+    answer = interrupt(
+        {
+            "type": "confirm",
+            "question": f"Run {action.get('action')} {target} again? ({reason})",
+            "action": action,
+            "target": target,
+            "reasons": [reason],
+            "url": state.get("url", ""),
+            "choices": ["approve", "deny"],
+        }
+    )
+    return parse_decision(answer)[0] == "approved"
 
 
 def unknown_outcome(action: dict[str, Any]) -> dict[str, Any]:
@@ -166,10 +262,12 @@ async def execute(state: AgentState, ctx: Context) -> dict[str, Any]:
     action = state.get("proposed_action") or {}
     observation = state.get("observation") or {}
     replayed = await asyncio.to_thread(recorded_result, state)  # reads the trace: off the event loop
+    lost: list[str] = []
     if replayed is not None:
         result = replayed
         note = "result replayed from the run's records (not executed twice after a resume)"
-    elif await asyncio.to_thread(interrupted_risky_action, state):
+        lost = await restore_replayed_step(state, ctx, action, result)
+    elif await asyncio.to_thread(interrupted_risky_action, state) and not repeat_approved(state, ctx, action):
         result = unknown_outcome(action)
         note = "not repeated after a resume: the process stopped while this high-risk action was running"
     else:
@@ -179,7 +277,9 @@ async def execute(state: AgentState, ctx: Context) -> dict[str, Any]:
         if stop is not None:  # stopped while acting: keep the outcome for the resume, then stop
             if session.is_alive:  # (a browser closed under it leaves the outcome unknown: note kept as is)
                 await run_through_cancel(asyncio.to_thread(note_inflight, state, action, result))
+                await run_through_cancel(save_browser_state(session, state))
             raise stop
+        await save_browser_state(session, state)
         note = ""
     events = result.get("events") or []
     url_after = result.get("url_after") or state.get("url", "")
@@ -201,7 +301,11 @@ async def execute(state: AgentState, ctx: Context) -> dict[str, Any]:
         events=[e.get("type") for e in events],
         effect=result.get("effect"),
     )
+    field = field_identity(observation, action, result)
+    if field is not None:
+        item["field"] = field
     update: dict[str, Any] = {
+        **({"resume_lost": [*(state.get("resume_lost") or []), *lost]} if lost else {}),
         "steps": int(state.get("steps", 0)) + 1,
         "last_result": result,
         "history": [item],

@@ -16,7 +16,7 @@ from agent.records import recorder_for, result_object, write_report_safely
 from agent.runtime import release as release_runtime
 from agent.stages import promote
 from agent.state import AgentState
-from agent.terminals import GOAL_SATISFIED, normalize
+from agent.terminals import GOAL_SATISFIED, after_lost_state, normalize
 
 
 def _write_outputs(run_id: str, run_dir: Path, result: dict[str, Any]) -> None:
@@ -27,15 +27,20 @@ def _write_outputs(run_id: str, run_dir: Path, result: dict[str, Any]) -> None:
 @graph_node("finalize")
 async def finalize(state: AgentState, ctx: Context) -> dict[str, Any]:
     terminal_type, reason = normalize(state.get("terminal_type"), state.get("terminal_reason"))
+    terminal_type, reason, stop_reason = after_lost_state(
+        terminal_type, reason, state.get("stop_reason"), list(state.get("resume_lost") or [])
+    )
     update: dict[str, Any] = {
         "terminal_type": terminal_type,
         "terminal_reason": reason,
         "plan": [],
         "current_step": None,
     }
+    if stop_reason != state.get("stop_reason"):
+        update["stop_reason"] = stop_reason
     if terminal_type == GOAL_SATISFIED:
         update["stage"] = promote(state.get("stage"), "done")
-    if not state.get("stop_reason") and terminal_type != GOAL_SATISFIED:
+    if not stop_reason and terminal_type != GOAL_SATISFIED:
         update["stop_reason"] = reason
     run_id = state.get("run_id")
     release_runtime(run_id)

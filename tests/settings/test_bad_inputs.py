@@ -3,7 +3,9 @@ the fix, before any browser starts or any record is written (table-driven)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sqlite3
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -160,16 +162,90 @@ CASES = [
 ]
 
 
+#: Every numeric setting, and whether 0 is a valid value for it (a budget of 0 is not; a price of 0 is).
+NUMERIC_SETTINGS = {
+    "temperature": (float, True),
+    "model_timeout_s": (float, False),
+    "model_max_retries": (int, True),
+    "model_retry_backoff_s": (float, True),
+    "price_per_1k_input": (float, True),
+    "price_per_1k_output": (float, True),
+    "max_steps": (int, False),
+    "max_planner_calls": (int, False),
+    "max_seconds": (float, False),
+    "max_failures": (int, False),
+    "max_auto_scrolls": (int, True),
+    "max_tokens": (int, True),
+    "max_cost_usd": (float, True),
+    "repeat_limit": (int, False),
+    "stagnation_limit": (int, False),
+    "viewport_width": (int, False),
+    "viewport_height": (int, False),
+    "action_timeout_s": (float, False),
+    "navigation_timeout_s": (float, False),
+    "max_elements": (int, False),
+    "max_chars": (int, False),
+}
+
+
+def numeric_cases() -> list[Case]:
+    """nan, inf, a negative number and (where it makes no sense) zero for every numeric setting, from the
+    environment and from a config file in turn."""
+    cases = []
+    for index, (key, (kind, zero_ok)) in enumerate(NUMERIC_SETTINGS.items()):
+        bad = {"nan": ("nan", ".nan"), "inf": ("inf", ".inf"), "negative": ("-1", "-1")}
+        if not zero_ok:
+            bad["zero"] = ("0", "0")
+        for offset, (what, (env_value, yaml_value)) in enumerate(bad.items()):
+            from_file = bool((index + offset) % 2)
+            # a YAML .nan is a float (not finite); the text "nan" is not an integer
+            reason = "finite" if kind is float or from_file else "integer"
+            reason = "greater than" if what in ("negative", "zero") else reason
+            if from_file:
+                text = f"{key}: {yaml_value}\n"
+                cases.append(file_case(f"{key} {what} (file)", text, f"'{key}'", "c.yaml line 1", reason))
+            else:
+                variable = f"WAYFINDER_{key.upper()}"
+                expected = (f"'{key}'", f"env {variable}", reason)
+                cases.append(env_case(f"{key} {what} (env)", variable, env_value, *expected))
+    return cases
+
+
+CASES += numeric_cases()
+
+
 def _clean_env(monkeypatch) -> None:
     for name in list(os.environ):
         if name.startswith("WAYFINDER_") or name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_BASE"):
             monkeypatch.delenv(name)
 
 
+def _earlier_run(run_dir: Path) -> None:
+    """A run already on disk (real checkpoint database, trace, result) that a bad command must not touch."""
+    run_dir.mkdir(parents=True)
+    with contextlib.closing(sqlite3.connect(run_dir / "checkpoints.sqlite")) as db:
+        db.execute("CREATE TABLE checkpoints (thread_id TEXT, checkpoint BLOB)")
+        db.execute("INSERT INTO checkpoints VALUES ('earlier', x'00')")
+        db.commit()
+    (run_dir / "trace.jsonl").write_text('{"seq": 1, "node": "start"}\n', encoding="utf-8")
+    (run_dir / "result.json").write_text('{"terminal_type": "goal_satisfied"}', encoding="utf-8")
+
+
+def _snapshot(root: Path) -> dict[str, tuple[bytes, int]]:
+    """Every file under ``root`` with its bytes and modification time."""
+    return {
+        str(path.relative_to(root)): (path.read_bytes(), path.stat().st_mtime_ns)
+        for path in sorted(root.rglob("*"))
+        if path.is_file()
+    }
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_bad_setting_exits_2_with_one_line(case, tmp_path, monkeypatch, capsys):
     _clean_env(monkeypatch)
     monkeypatch.chdir(tmp_path)
+    _earlier_run(tmp_path / "records" / "earlier")
+    _earlier_run(tmp_path / "runs" / "older")  # the default record dir of the working directory
     for name, data in case.files.items():
         (tmp_path / name).write_bytes(data)
     for key, value in case.env.items():
@@ -178,7 +254,7 @@ def test_bad_setting_exits_2_with_one_line(case, tmp_path, monkeypatch, capsys):
     argv = [arg.replace("{tmp}", str(tmp_path)) for arg in case.argv]
     if "--record-dir" not in argv and "WAYFINDER_RECORD_DIR" not in case.env:
         argv += ["--record-dir", str(records)]
-    before = sorted(p.name for p in tmp_path.iterdir())
+    before = _snapshot(tmp_path)
     code = main(["run", "find the title", *argv])
     out, err = capsys.readouterr()
     assert code == 2, err
@@ -188,12 +264,17 @@ def test_bad_setting_exits_2_with_one_line(case, tmp_path, monkeypatch, capsys):
     assert lines[0].startswith("error: ") and "Traceback" not in err
     for text in case.expected:
         assert text in lines[0], lines[0]
-    assert not records.exists()  # no run directory, no partial record
-    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    # no new run directory, no partial record; earlier runs and their checkpoints exactly as they were
+    assert _snapshot(tmp_path) == before
+    assert sorted(p.name for p in records.iterdir()) == ["earlier"]
 
 
 def test_table_is_large_enough():
     assert len(CASES) >= 40 and len({c.name for c in CASES}) == len(CASES)
+    from agent.settings_rules import _RULES
+
+    numeric = {key for key, rule in _RULES.items() if getattr(rule, "__origin__", None) in (int, float)}
+    assert numeric == set(NUMERIC_SETTINGS)  # a new numeric setting gets its bad values in the table
 
 
 def test_nan_budget_from_env_in_a_real_process(tmp_path):
