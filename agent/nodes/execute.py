@@ -25,13 +25,13 @@ from typing import Any
 from agent.browser.actions import execute_action
 from agent.browser.effects import read_before, read_effect
 from agent.context import Context
-from agent.dom.lookup import describe_element
 from agent.nodes.base import failed_result, graph_node, history_item, with_hint
 from agent.records import read_inflight, recorder_for, write_inflight
 from agent.runtime import ensure_session
 from agent.state import AgentState
 from agent.types import ERROR_NAVIGATION_BLOCKED
 from agent.util.cancel import run_through_cancel
+from agent.util.elements import describe_element
 
 AVOID_AFTER_FAILURES = 2
 
