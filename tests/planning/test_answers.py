@@ -51,7 +51,7 @@ def test_count_from_stated_total_text():
 def test_count_by_counting_cards_when_the_page_states_no_total():
     page = pages.Page("https://shop.test/sale", "Sale")
     for n in range(7):
-        page.add("a", f"Lamp model {n}", y=100 + n * 50, attrs={"href": f"https://shop.test/item/{n}"})
+        page.link(f"Lamp model {n}", f"https://shop.test/item/{n}", y=100 + n * 50)
     assert answer_question("how many items are listed?", page.build()).text == "7"
 
 
@@ -183,7 +183,7 @@ def catalog_page() -> pages.Observation:
     ]
     for n, (name, category, price, rating, reviews) in enumerate(cards):
         x, y = 100 + (n % 3) * 300, 150 + (n // 3) * 300
-        p.add("a", name, x=x, y=y, attrs={"href": f"https://shop.test/p/{n}"})
+        p.link(name, f"https://shop.test/p/{n}", x=x, y=y)
         p.text(category)
         p.add("p", price, x=x, y=y + 40, w=80, interactive=False)
         p.add("p", f"Rated {rating} out of 5 ({reviews} reviews)", x=x, y=y + 70, interactive=False)
