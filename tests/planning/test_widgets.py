@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.wordings import wordings
+
 
 def satisfied(result):
     assert result["terminal_type"] == "goal_satisfied", result["stop_reason"]
@@ -94,12 +96,9 @@ async def test_a_link_that_is_nowhere_fails_after_opening_everything_once(run_wi
     assert (await session.page.inner_text("#log")).strip() == ""
 
 
-@pytest.mark.parametrize(
-    "goal",
-    [
-        'Enter the password "4471" into both text fields and press Save.',
-        "type 4471 in both boxes, then click Save",
-    ],
+@wordings(
+    'Enter the password "4471" into both text fields and press Save.',
+    "type 4471 in both boxes, then click Save",
 )
 async def test_one_value_into_both_fields_fills_each_empty_field_once(run_widget, session, goal):
     result, _ = await run_widget(goal, "two-fields.html")
