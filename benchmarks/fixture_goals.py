@@ -78,122 +78,150 @@ SELECTED_TEXT = (
 )
 ANY_INPUT = "() => [...document.querySelectorAll('input')].some(i => i.value === '%s')"
 
-#: The check of the login goals: the page greets the user.
-WELCOME_ALICE = Check("text", "Welcome, alice", "#status")
-#: The check of a trap: its goal cannot be met on its page.
-NEVER = Check("never")
-
-
-def _site(site: str, *goals: tuple[str, str, Check]) -> list[FixtureGoal]:
-    """The goals of one site, each given as (start path, goal, check)."""
-    return [FixtureGoal(site, path, goal, check) for path, goal, check in goals]
-
-
 GOALS: list[FixtureGoal] = [
     # --- the fixture site (tests/site), the goals of tests/graph/test_runs.py ---------------------------
-    *_site(
+    FixtureGoal(
         "fixture",
-        ("/login.html", "log in as alice with password secret", WELCOME_ALICE),
-        (
-            "/login.html",
-            "Please enter 'alice' as the username and 'secret' as the password, then press the Sign in button.",
-            WELCOME_ALICE,
-        ),
-        ("/login.html", "log in as alice with password hunter2", WELCOME_ALICE),
-        (
-            "/shadow.html",
-            "enter 12345 as the postcode and click Check delivery",
-            Check("text", "Delivery available to 12345", "#result"),
-        ),
-        ("/dialogs.html", "click Show alert", Check("text", "Alert closed", "#result")),
-        ("/select.html", "select Canada from the Country dropdown", Check("js", SELECTED_TEXT % "Canada")),
-        ("/buttons.html", "fill the coupon code with SAVE10", Check("js", ANY_INPUT % "SAVE10")),
-        (
-            "/iframe.html",
-            "sign up for the newsletter with ada@example.com",
-            Check("frame_text", "ada@example.com"),
-        ),
-        ("/store.html", "what is the price of the reading lamp?", Check("answer", "$34.50")),
-        ("/store.html", "How much does the Desk lamp cost?", Check("answer", "$24.99")),
-        (
-            "/store.html",
-            "search the store for lamp and tell me how many products there are",
-            Check("answer", "3"),
-        ),
-        ("/infinite.html", "what is the title of post 57?", Check("answer", "Post 57")),
-        (
-            "/tabs.html",
-            "open product details in a new tab and tell me the product name",
-            Check("answer", "Trail Runner 2"),
-        ),
-        ("/article.html", "search for kettles", Check("url", "/search.html?q=kettles")),
-        (
-            "/article.html?title=About+Wayfinder",
-            "what is the title of the article?",
-            Check("answer", "About Wayfinder"),
-        ),
+        "/login.html",
+        "log in as alice with password secret",
+        Check("text", "Welcome, alice", "#status"),
+    ),
+    FixtureGoal(
+        "fixture",
+        "/login.html",
+        "Please enter 'alice' as the username and 'secret' as the password, then press the Sign in button.",
+        Check("text", "Welcome, alice", "#status"),
+    ),
+    FixtureGoal(
+        "fixture",
+        "/login.html",
+        "log in as alice with password hunter2",
+        Check("text", "Welcome, alice", "#status"),
+    ),
+    FixtureGoal(
+        "fixture",
+        "/shadow.html",
+        "enter 12345 as the postcode and click Check delivery",
+        Check("text", "Delivery available to 12345", "#result"),
+    ),
+    FixtureGoal("fixture", "/dialogs.html", "click Show alert", Check("text", "Alert closed", "#result")),
+    FixtureGoal(
+        "fixture",
+        "/select.html",
+        "select Canada from the Country dropdown",
+        Check("js", SELECTED_TEXT % "Canada"),
+    ),
+    FixtureGoal(
+        "fixture", "/buttons.html", "fill the coupon code with SAVE10", Check("js", ANY_INPUT % "SAVE10")
+    ),
+    FixtureGoal(
+        "fixture",
+        "/iframe.html",
+        "sign up for the newsletter with ada@example.com",
+        Check("frame_text", "ada@example.com"),
+    ),
+    FixtureGoal(
+        "fixture", "/store.html", "what is the price of the reading lamp?", Check("answer", "$34.50")
+    ),
+    FixtureGoal("fixture", "/store.html", "How much does the Desk lamp cost?", Check("answer", "$24.99")),
+    FixtureGoal(
+        "fixture",
+        "/store.html",
+        "search the store for lamp and tell me how many products there are",
+        Check("answer", "3"),
+    ),
+    FixtureGoal("fixture", "/infinite.html", "what is the title of post 57?", Check("answer", "Post 57")),
+    FixtureGoal(
+        "fixture",
+        "/tabs.html",
+        "open product details in a new tab and tell me the product name",
+        Check("answer", "Trail Runner 2"),
+    ),
+    FixtureGoal("fixture", "/article.html", "search for kettles", Check("url", "/search.html?q=kettles")),
+    FixtureGoal(
+        "fixture",
+        "/article.html?title=About+Wayfinder",
+        "what is the title of the article?",
+        Check("answer", "About Wayfinder"),
     ),
     # --- the demo store (agent/demo), its documented goals and facts ------------------------------------
-    *_site(
+    FixtureGoal(
         "demo",
-        (
-            "/index.html",
-            "Log in as demo with password wayfinder, then tell me the total of my last order.",
-            Check("answer", "$59.33"),
-        ),
-        (
-            "/index.html",
-            "Search the store for mugs and tell me how many results there are.",
-            Check("answer", "3"),
-        ),
-        ("/index.html", "How many products cost less than $20?", Check("answer", "10")),
-        ("/index.html", "What is the price of the Cast Iron Skillet?", Check("answer", "$34.50")),
-        (
-            "/index.html",
-            "Sign up for the newsletter with the email ada@example.com.",
-            Check("text", "Thanks for subscribing", "#newsletter-message"),
-        ),
-        (
-            "/index.html",
-            "Which Electronics product has the best rating?",
-            Check("answer", "Noise-Cancelling Headphones"),
-        ),
-        (
-            "/index.html",
-            "Add two Dot-Grid Notebook A5 to the cart and tell me the cart total.",
-            Check("answer", "$27.80"),
-        ),
+        "/index.html",
+        "Log in as demo with password wayfinder, then tell me the total of my last order.",
+        Check("answer", "$59.33"),
+    ),
+    FixtureGoal(
+        "demo",
+        "/index.html",
+        "Search the store for mugs and tell me how many results there are.",
+        Check("answer", "3"),
+    ),
+    FixtureGoal("demo", "/index.html", "How many products cost less than $20?", Check("answer", "10")),
+    FixtureGoal(
+        "demo", "/index.html", "What is the price of the Cast Iron Skillet?", Check("answer", "$34.50")
+    ),
+    FixtureGoal(
+        "demo",
+        "/index.html",
+        "Sign up for the newsletter with the email ada@example.com.",
+        Check("text", "Thanks for subscribing", "#newsletter-message"),
+    ),
+    FixtureGoal(
+        "demo",
+        "/index.html",
+        "Which Electronics product has the best rating?",
+        Check("answer", "Noise-Cancelling Headphones"),
+    ),
+    FixtureGoal(
+        "demo",
+        "/index.html",
+        "Add two Dot-Grid Notebook A5 to the cart and tell me the cart total.",
+        Check("answer", "$27.80"),
     ),
     # --- the trap pages (tests/trust/pages): nothing there can honestly be claimed -----------------------
-    *_site(
+    FixtureGoal("trap", "/kettle.html", "How much is the Aurora glass kettle?", Check("never")),
+    FixtureGoal(
         "trap",
-        ("/kettle.html", "How much is the Aurora glass kettle?", NEVER),
-        (
-            "/help-search.html?q=late+fees+for+overdue+books",
-            "How much are the late fees for overdue books?",
-            NEVER,
-        ),
-        ("/products/nimbus-backpack/returns", "What is the return policy for the Nimbus backpack?", NEVER),
-        ("/account/orders/4471", "check the status of my order 4471", NEVER),
-        ("/newsletter.html", "Subscribe to the newsletter with jo@example.com", NEVER),
-        ("/alerts.html", "press the Turn on price alerts button", NEVER),
-        (
-            "/contact.html",
-            "enter jo@localhost as the email and 'Where is my parcel?' as the message, then click Send message",
-            NEVER,
-        ),
-        ("/feedback.html", "write 'Great service, thanks!' in the comments and click Send feedback", NEVER),
-        ("/basket.html", "type 25 into the Quantity field", NEVER),
-        (
-            "/partners.html",
-            "click Kayak rental prices at Lakeside Rentals and tell me the price of a kayak",
-            NEVER,
-        ),
-        (
-            "/shipping.html",
-            "open the shipping rates and tell me how much express shipping costs",
-            Check("answer", "$12.50"),
-        ),
+        "/help-search.html?q=late+fees+for+overdue+books",
+        "How much are the late fees for overdue books?",
+        Check("never"),
+    ),
+    FixtureGoal(
+        "trap",
+        "/products/nimbus-backpack/returns",
+        "What is the return policy for the Nimbus backpack?",
+        Check("never"),
+    ),
+    FixtureGoal("trap", "/account/orders/4471", "check the status of my order 4471", Check("never")),
+    FixtureGoal(
+        "trap", "/newsletter.html", "Subscribe to the newsletter with jo@example.com", Check("never")
+    ),
+    FixtureGoal("trap", "/alerts.html", "press the Turn on price alerts button", Check("never")),
+    FixtureGoal(
+        "trap",
+        "/contact.html",
+        "enter jo@localhost as the email and 'Where is my parcel?' as the message, then click Send message",
+        Check("never"),
+    ),
+    FixtureGoal(
+        "trap",
+        "/feedback.html",
+        "write 'Great service, thanks!' in the comments and click Send feedback",
+        Check("never"),
+    ),
+    FixtureGoal("trap", "/basket.html", "type 25 into the Quantity field", Check("never")),
+    FixtureGoal(
+        "trap",
+        "/partners.html",
+        "click Kayak rental prices at Lakeside Rentals and tell me the price of a kayak",
+        Check("never"),
+    ),
+    FixtureGoal(
+        "trap",
+        "/shipping.html",
+        "open the shipping rates and tell me how much express shipping costs",
+        Check("answer", "$12.50"),
     ),
 ]
 
