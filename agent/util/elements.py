@@ -6,6 +6,7 @@ below browser and dom so that both (and everything above them) share it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 
@@ -19,7 +20,7 @@ def element_by_id(observation: dict[str, Any] | None, element_id: int | None) ->
     return None
 
 
-def element_summary(element: dict[str, Any]) -> str:
+def element_summary(element: Mapping[str, Any]) -> str:
     """What an element is and says, e.g. 'button "Sign in"' (its kind alone when it has no label)."""
     label = element.get("name") or element.get("text") or element.get("placeholder") or ""
     kind = element.get("role") or element.get("tag") or "element"

@@ -96,7 +96,7 @@ def describe(desc: Element | None, element_id: int | None) -> str:
     """``element 12 (button "Sign in")`` for messages; ``element 12`` when nothing describes it."""
     if not desc:
         return f"element {element_id}"
-    return f"element {element_id} ({element_summary(dict(desc))})"
+    return f"element {element_id} ({element_summary(desc)})"
 
 
 async def settle(run: ActionRun, cap: float | None = None) -> None:
