@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agent.dom.text import ERROR_MESSAGE, keywords
+from agent.dom.text import keywords
+from agent.util.page_errors import is_error_message
 
 
 def goal_hits(goal: str, text: str) -> list[str]:
@@ -124,6 +125,6 @@ def page_error(observation: dict[str, Any] | None) -> str | None:
         if not (element.get("new") or announced):
             continue
         text = (element.get("text") or element.get("name") or "").strip()
-        if text and len(text) <= 300 and ERROR_MESSAGE.search(text):
+        if text and is_error_message(text):
             return text
     return None

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from agent.browser.urls import check_navigation
-from agent.dom.lookup import element_by_id
+from agent.util.elements import element_by_id
 
 _RISKY_WORDS = (
     r"buy|purchase|checkout|check out|place (?:the )?order|order now|pay|payment|submit payment|donate|"

@@ -102,14 +102,7 @@ def _proc_children() -> dict[int, list[int]]:
 
 
 def _status_kb(pid: int, key: str) -> int:
-    try:
-        with open(f"/proc/{pid}/status", encoding="utf-8") as fh:
-            for line in fh:
-                if line.startswith(key + ":"):
-                    return int(line.split()[1])
-    except (OSError, ValueError, IndexError):
-        pass
-    return 0
+    return _status_like(f"/proc/{pid}/status", key)
 
 
 def _comm(pid: int) -> str:

@@ -13,7 +13,8 @@ Each route gets the request handler and returns (status, headers, body); the que
 Pages that begin with a ``<!-- shell: title="..." section="..." -->`` line hold only what goes inside
 ``<main>`` (and the scripts after it): they are served wrapped in the one shared page shell (:data:`SHELL`;
 ``shell_routes`` does the same for another site with its own shell),
-so the browser gets the same complete HTML as before while the head and header are written once.
+so the browser gets the same complete HTML as before while the head and header are written once. Their forms
+share one handler, ``onSubmit`` in ``tests/support/forms.js`` (served at ``/forms.js``).
 """
 
 from __future__ import annotations
@@ -132,8 +133,17 @@ def shell_page(path: Path, shell: str = SHELL) -> str | None:
     return shell.format(**dict(_SHELL_FIELD.findall(match.group(1))), content=text[match.end() :])
 
 
+#: The pages' shared form handling (``onSubmit``), served at ``/forms.js`` next to every site's shell pages.
+FORMS_SCRIPT = Path(__file__).parent / "support" / "forms.js"
+
+
+def _forms_script(_handler: SimpleHTTPRequestHandler) -> Response:
+    return 200, {"Content-Type": "text/javascript; charset=utf-8"}, FORMS_SCRIPT.read_bytes()
+
+
 def shell_routes(root: Path, shell: str = SHELL) -> dict[str, Route]:
-    """A route per shell page under ``root`` (at its URL path), serving it whole; other files stay static."""
+    """A route per shell page under ``root`` (at its URL path), serving it whole, and ``/forms.js``; other files
+    stay static."""
 
     def route_for(path: Path) -> Route:
         def route(_handler: SimpleHTTPRequestHandler) -> Response:
@@ -141,7 +151,7 @@ def shell_routes(root: Path, shell: str = SHELL) -> dict[str, Route]:
 
         return route
 
-    routes: dict[str, Route] = {}
+    routes: dict[str, Route] = {"/forms.js": _forms_script}
     for page in sorted(p for p in root.rglob("*.html") if shell_page(p, shell) is not None):
         url = "/" + page.relative_to(root).as_posix()
         routes[url] = route_for(page)

@@ -12,24 +12,16 @@ that cannot be read gives ``None`` / an effect that says so.
 from __future__ import annotations
 
 import asyncio
-import re
 from collections import Counter
 from typing import Any
 
 from agent.browser.scripts import browser_script
 from agent.browser.session import BrowserSession
+from agent.util.page_errors import is_error_message
 
 READ_TIMEOUT_S = 1.5
 MAX_LISTED = 6
 NEAR_PX = 400
-ERROR_RE = re.compile(
-    r"\b(invalid|incorrect|wrong|error|failed|failure|denied|not (?:found|valid|allowed|recognized|recognised)|"
-    r"try again|unable to|could not|couldn't|is required|are required|must be|expired|rejected|please (?:enter|"
-    r"fill|provide|select|choose|correct)|"
-    r"do(?:es)?\s*n[o']?t\s+look\s+(?:right|valid|correct)|(?:nothing|not)\s+(?:was\s+|been\s+|were\s+)?"
-    r"(?:saved|sent|submitted|accepted))\b",
-    re.IGNORECASE,
-)
 _STATE_KEYS = ("value", "checked", "selected", "expanded", "pressed", "disabled", "invalid")
 
 
@@ -114,10 +106,6 @@ def _changed_state(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     return [k for k in _STATE_KEYS if before.get(k) != after.get(k) and (k in before or k in after)]
 
 
-def is_error_text(text: str) -> bool:
-    return len(text) <= 300 and bool(ERROR_RE.search(text))
-
-
 def read_effect_from(
     before: dict[str, Any] | None, after: dict[str, Any] | None, result: dict[str, Any]
 ) -> dict[str, Any]:
@@ -159,7 +147,7 @@ def read_effect_from(
     effect["disappeared"] = [str(t["t"]) for t in gone[: MAX_LISTED // 2]] if same else []
     # an error is new text announced by the page (alert/status/live region) or, in the same document, any new
     # short text that reads like one; browser validation bubbles arrive as `invalid` events
-    errors = [str(t["t"]) for t in fresh if (t.get("a") or same) and is_error_text(str(t.get("t") or ""))]
+    errors = [str(t["t"]) for t in fresh if (t.get("a") or same) and is_error_message(str(t.get("t") or ""))]
     errors += [f"validation: {m}" for m in after.get("invalid") or []]
     target_before = before.get("target") or {}
     target_after = after.get("target") or {}

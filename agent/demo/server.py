@@ -2,8 +2,10 @@
 
 ``serve_demo()`` returns a started :class:`~agent.util.static_server.StaticServer` on 127.0.0.1; the caller
 stops it. The pages in ``site/`` hold only their own content: each extends ``templates/layout.html`` (head,
-header, navigation, footer written once) and the server renders it per request, so a browser still gets plain,
-complete HTML at the same URLs. ``python -m agent.demo.server [PORT]`` serves the site for a look in a normal browser.
+header, navigation, main container and footer written once), lists the categories of ``site/data/catalog.json``
+and builds its form fields with ``templates/forms.html``; the server renders it per request, so a browser still
+gets plain, complete HTML at the same URLs. ``python -m agent.demo.server [PORT]`` serves the site for a look in
+a normal browser.
 
 The site's facts the goals rely on (kept in step with ``site/assets/account.js`` and ``site/data/catalog.json``,
 and checked by ``tests/demo``): the demo account is ``demo`` / ``wayfinder``; its last order WF-10428 totals
@@ -12,6 +14,7 @@ $59.33; 10 of the 24 products cost less than $20; searching "mug" finds 3 produc
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from pathlib import Path
@@ -61,9 +64,15 @@ def page_environment() -> Environment:
     )
 
 
+def categories() -> list[str]:
+    """The catalog's categories, sorted: the home page links them and the products page filters by them."""
+    catalog = json.loads((DEMO_ROOT / "data" / "catalog.json").read_text(encoding="utf-8"))
+    return sorted({product["category"] for product in catalog["products"]})
+
+
 def render_page(name: str, environment: Environment | None = None) -> str:
     """The complete HTML of page ``name`` (``"cart.html"``), as a browser receives it."""
-    return (environment or page_environment()).get_template(name).render()
+    return (environment or page_environment()).get_template(name).render(categories=categories())
 
 
 def _page_route(environment: Environment, name: str) -> Route:

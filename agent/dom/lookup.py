@@ -1,30 +1,6 @@
-"""Finding an observed element by its id: the one place every layer asks "which element is id N?".
-
-Observations are plain dicts (they live in graph state), so the lookup works on the serialized form.
-"""
+"""Finding an observed element by id: lives in :mod:`agent.util.elements` (browser needs it too, and sits below
+dom). Re-exported here for the modules that still import it from dom (``agent.planning.offline``)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-
-def element_by_id(observation: dict[str, Any] | None, element_id: int | None) -> dict[str, Any] | None:
-    """The observed element with ``element_id``, or None when there is no such element (or no observation)."""
-    if element_id is None or not observation:
-        return None
-    for element in observation.get("elements") or ():
-        if element.get("id") == element_id:
-            return element
-    return None
-
-
-def describe_element(observation: dict[str, Any] | None, element_id: int | None) -> str:
-    """Short description of an observed element, e.g. 'button "Sign in"' (for records and prompts)."""
-    if element_id is None or not observation:
-        return ""
-    element = element_by_id(observation, element_id)
-    if element is None:
-        return f"element {element_id}"
-    label = element.get("name") or element.get("text") or element.get("placeholder") or ""
-    kind = element.get("role") or element.get("tag") or "element"
-    return f'{kind} "{label[:60]}"' if label else kind
+from agent.util.elements import element_by_id as element_by_id

@@ -14,8 +14,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from agent.dom.text import ERROR_PAGE
 from agent.types import Element
+from agent.util.page_errors import ERROR_PAGE
 
 _PRICE_RX = re.compile(
     r"(?:[$€£¥₹₽]\s?\d|\d(?:[\d.,\s]*\d)?\s?(?:€|\$|£|zł|kr|Kč|USD|EUR|GBP|PLN|CHF|JPY)(?![a-z]))", re.I

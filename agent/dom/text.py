@@ -1,6 +1,6 @@
-"""Words and error wording: the one home for stop words, goal words and the patterns that spot errors.
+"""Words: the one home for stop words, goal words, the tokenizer and keywords.
 
-Bottom layer (no imports from the agent), so the DOM ranking, the evidence rules and the offline planner all
+Bottom layer (it imports only agent.util), so the DOM ranking, the evidence rules and the offline planner all
 read the same definitions. The stop-word sets are nested on purpose, each a superset of the one before:
 
 - :data:`FUNCTION_WORDS`: articles, pronouns, prepositions; never the name of anything on a page.
@@ -9,16 +9,15 @@ read the same definitions. The stop-word sets are nested on purpose, each a supe
 - :data:`KEYWORD_STOPWORDS`: plus the action verbs ("type", "select", "search", "press"), for judging
   whether observed text mentions what the goal is about.
 
-Two error patterns, because a page can *be* an error (a 404 page, a server error) or *show* one (a form's
-"invalid password" message):
-
-- :data:`ERROR_PAGE`: a title or main heading of an error page.
-- :data:`ERROR_MESSAGE`: a message the page shows about something that went wrong.
+The error patterns live in :mod:`agent.util.page_errors` (browser reads them too, and sits below dom);
+``ERROR_MESSAGE`` is re-exported here for the module that still reads it from dom (``agent.planning.offline``).
 """
 
 from __future__ import annotations
 
 import re
+
+from agent.util.page_errors import ERROR_MESSAGE as ERROR_MESSAGE
 
 FUNCTION_WORDS = frozenset(
     "a an the please this that these those my your our its their of to on in for with and or is are be".split()
@@ -51,21 +50,6 @@ KEYWORD_STOPWORDS = (
 _TOKEN_RE = re.compile(r"[^\W_]+", re.UNICODE)
 #: A word of observed text: may hold a currency sign and inner punctuation ("$19.99", "o'brien", "e-mail").
 _KEYWORD_RE = re.compile(r"[a-z0-9$€£][a-z0-9$€£.,'-]*", re.IGNORECASE)
-
-ERROR_PAGE = re.compile(
-    r"(?:\b(?:not found|page not found|server error|internal error|access denied|forbidden|bad gateway|"
-    r"service unavailable|this site can.t be reached|err_[a-z_]+|something went wrong|page unavailable)\b|"
-    r"^\W*(?:error\W*)?(?:4\d\d|5\d\d)\b|\b(?:4\d\d|5\d\d)\s*(?:error|[-:|–—]))",
-    re.I,
-)
-
-ERROR_MESSAGE = re.compile(
-    r"\b(invalid|incorrect|wrong|error|failed|failure|denied|not\s+(?:found|valid|allowed|recognized|recognised)|"
-    r"try\s+again|unable|could not|couldn't|is required|are required|expired|rejected|"
-    r"do(?:es)?\s*n[o']?t\s+look\s+(?:right|valid|correct)|(?:nothing|not)\s+(?:was\s+|been\s+|were\s+)?"
-    r"(?:saved|sent|submitted|accepted))\b",
-    re.IGNORECASE,
-)
 
 
 def tokenize(text: str) -> list[str]:

@@ -15,9 +15,9 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
-from agent.dom.lookup import element_by_id
 from agent.llm.untrusted import neutralize, untrusted_block
 from agent.types import HistoryItem, Metrics, Observation, PlanRequest, TranslateRequest
+from agent.util.elements import element_by_id
 
 HIGH_ERROR_RATE_WARNING = (
     "⚠️ HIGH ERROR RATE - Current approach may be failing. Learn from the past execution history and adapt "

@@ -20,13 +20,13 @@ from langgraph.runtime import Runtime as GraphRuntime
 
 from agent.config import context_from_any
 from agent.context import Context
-from agent.dom.lookup import describe_element
 from agent.dom.options import ObserveOptions
 from agent.llm.usage import add_usage
 from agent.records import elapsed_seconds, recorder_for
 from agent.state import AgentState
 from agent.terminals import NODE_ERROR, terminal_for
 from agent.types import ALL_ACTIONS, ELEMENT_ACTIONS, KIND_MODEL_ERROR, REQUIRED_ARGS
+from agent.util.elements import describe_element
 
 NodeBody = Callable[[AgentState, Context], Awaitable[dict[str, Any]]]
 

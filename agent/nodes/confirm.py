@@ -12,11 +12,11 @@ from typing import Any
 from langgraph.types import interrupt
 
 from agent.context import Context
-from agent.dom.lookup import describe_element
 from agent.nodes.base import graph_node, history_item, parse_decision, terminal, validate_action
 from agent.stages import allowed_actions
 from agent.state import AgentState
 from agent.terminals import USER_DECLINED
+from agent.util.elements import describe_element
 
 
 @graph_node("confirm")

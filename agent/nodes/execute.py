@@ -34,13 +34,13 @@ from agent.browser.actions import execute_action
 from agent.browser.effects import read_before, read_effect
 from agent.browser.refill import field_label, refill_fields
 from agent.context import Context
-from agent.dom.lookup import describe_element, element_by_id
 from agent.nodes.base import failed_result, graph_node, history_item, parse_decision, with_hint
 from agent.records import BROWSER_STATE_NAME, read_inflight, recorder_for, write_inflight
 from agent.runtime import document_of, ensure_session
 from agent.state import AgentState
 from agent.types import ERROR_NAVIGATION_BLOCKED
 from agent.util.cancel import run_through_cancel
+from agent.util.elements import describe_element, element_by_id
 
 AVOID_AFTER_FAILURES = 2
 #: Actions that leave a value in a form field (what a resumed run types again if it was not sent).

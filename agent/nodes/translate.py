@@ -10,12 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from agent.context import Context
-from agent.dom.lookup import describe_element
 from agent.nodes.base import backend_error, failed_step, graph_node, usage_update, validate_action
 from agent.runtime import runtime_for
 from agent.stages import allowed_actions
 from agent.state import AgentState
 from agent.types import KIND_INVALID_ACTION, TranslateRequest
+from agent.util.elements import describe_element
 
 
 @graph_node("translate")

@@ -167,10 +167,19 @@ class OpenAIBackend:
         planner_chat = self._chat(context.model)
         executor_model = context.executor_model or context.model
         executor_chat = planner_chat if executor_model == context.model else self._chat(executor_model)
-        self._planner = planner_chat.with_structured_output(PLANNER_SCHEMA, method=method, include_raw=True)
-        self._executor = executor_chat.with_structured_output(
-            EXECUTOR_SCHEMA, method=method, include_raw=True
-        )
+        #: each prompt's structured-output runnable, reply schema and normalizer
+        self._prompts = {
+            "planner": (
+                planner_chat.with_structured_output(PLANNER_SCHEMA, method=method, include_raw=True),
+                PLANNER_SCHEMA,
+                normalize_planner,
+            ),
+            "executor": (
+                executor_chat.with_structured_output(EXECUTOR_SCHEMA, method=method, include_raw=True),
+                EXECUTOR_SCHEMA,
+                normalize_executor,
+            ),
+        }
         self._system = {
             "planner": self._system_prompt("planner", PLANNER_SCHEMA),
             "executor": self._system_prompt("executor", EXECUTOR_SCHEMA),
@@ -210,29 +219,26 @@ class OpenAIBackend:
             self._image(obs, request.get("history")),
         )
 
-    async def plan(self, request: PlanRequest) -> PlanResult:
-        messages = self._messages("planner", planner_user_text(request), request, page_text=True)
-        reply = await self._ask(
-            self._planner,
-            messages,
-            schema_name=PLANNER_SCHEMA["title"],
-            normalize=normalize_planner,
-            check=planner_errors,
+    async def _ask_prompt(
+        self, prompt: str, user_text: str, request: Any, *, check: Callable[[dict[str, Any]], list[str]]
+    ) -> _Reply:
+        """Ask the planner or the executor prompt about ``request`` (only the planner reads the page text)."""
+        runnable, schema, normalize = self._prompts[prompt]
+        messages = self._messages(prompt, user_text, request, page_text=prompt == "planner")
+        return await self._ask(
+            runnable, messages, schema_name=schema["title"], normalize=normalize, check=check
         )
+
+    async def plan(self, request: PlanRequest) -> PlanResult:
+        reply = await self._ask_prompt("planner", planner_user_text(request), request, check=planner_errors)
         if reply.value is None:
             return PlanResult(proposed_actions=[], task_complete=False, final_answer="", **reply.failure())
         return plan_result(reply.value, reply.usage)
 
     async def translate(self, request: TranslateRequest) -> TranslateResult:
         obs = request.get("observation") or {}
-        messages = self._messages("executor", executor_user_text(request), request, page_text=False)
-        reply = await self._ask(
-            self._executor,
-            messages,
-            schema_name=EXECUTOR_SCHEMA["title"],
-            normalize=normalize_executor,
-            check=partial(executor_errors, observation=obs, allowed_actions=self._accepted_actions(request)),
-        )
+        check = partial(executor_errors, observation=obs, allowed_actions=self._accepted_actions(request))
+        reply = await self._ask_prompt("executor", executor_user_text(request), request, check=check)
         if reply.value is None:
             return TranslateResult(
                 action=None,

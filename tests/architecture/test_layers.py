@@ -151,6 +151,8 @@ agent.llm.usage        agent.planning.base     wrong
 agent.runner           agent.nodes.finalize    wrong
 agent.browser.session  agent.dom.observe       wrong
 agent.dom.observe      agent.browser.session   fine
+agent.browser.effects  agent.util.page_errors  fine
+agent.util.elements    agent.dom.lookup        wrong
 agent.nodes.planner    agent.runtime           fine
 agent.nodes.planner    agent.planning.llm      wrong
 agent.runtime          agent.planning.llm      fine

@@ -25,6 +25,12 @@ async def open_page(session: Any, url: str) -> ActionResult:
     return result
 
 
+async def open_and_find(session: Any, url: str, name: str) -> dict[str, Any]:
+    """Open ``url`` and return its marked element named ``name`` (see :func:`find`)."""
+    await open_page(session, url)
+    return await find(session, name)
+
+
 async def find(session: Any, name: str, *, role: str | None = None) -> dict[str, Any]:
     """Mark the page with the observation layer and return the element whose name (or text) is ``name``."""
     from agent.dom.observe import mark_frames

@@ -5,18 +5,15 @@ from __future__ import annotations
 import asyncio
 import time
 
-import pytest
-
-from agent.browser.actions import GRACE_S, match_option, normalize_key
+from agent.browser.actions import GRACE_S, match_option
 from agent.dom.observe import observe_page
-from tests.browser.helpers import act, find, open_page
+from tests.browser.helpers import act, find, open_and_find, open_page
 
 # --------------------------------------------------------------------------------------------- type / click
 
 
 async def test_login_flow(session, site) -> None:
-    await open_page(session, site + "/login.html")
-    username = await find(session, "Username")
+    username = await open_and_find(session, site + "/login.html", "Username")
     password = await find(session, "Password")
     result = await act(session, "type", username["id"], text="alice")
     assert result["status"] == "success", result
@@ -39,8 +36,7 @@ async def test_login_wrong_password_shows_error(session, site) -> None:
 
 
 async def test_type_replaces_by_default_and_appends_with_clear_false(session, site) -> None:
-    await open_page(session, site + "/login.html")
-    field = await find(session, "Username")
+    field = await open_and_find(session, site + "/login.html", "Username")
     await act(session, "type", field["id"], text="bob")
     await act(session, "type", field["id"], text="alice")
     assert await session.page.input_value("#username") == "alice"
@@ -50,8 +46,7 @@ async def test_type_replaces_by_default_and_appends_with_clear_false(session, si
 
 
 async def test_type_verifies_the_field_value(session, site) -> None:
-    await open_page(session, site + "/buttons.html")
-    coupon = await find(session, "Coupon code")
+    coupon = await open_and_find(session, site + "/buttons.html", "Coupon code")
     result = await act(session, "type", coupon["id"], text="summer-2026")
     assert result["status"] == "failure"
     assert "'SUMMER'" in result["message"]  # the page reformatted the text: reported, not assumed
@@ -59,14 +54,12 @@ async def test_type_verifies_the_field_value(session, site) -> None:
 
 
 async def test_type_into_read_only_or_select_fails_clearly(session, site) -> None:
-    await open_page(session, site + "/buttons.html")
-    notes = await find(session, "Delivery notes")
+    notes = await open_and_find(session, site + "/buttons.html", "Delivery notes")
     result = await act(session, "type", notes["id"], text="ring twice")
     assert result["status"] == "failure" and result["error_type"] == "tool_limit"
     assert "read-only" in result["message"]
     assert await session.page.input_value("#notes") == "Leave at the door"
-    await open_page(session, site + "/select.html")
-    country = await find(session, "Country")
+    country = await open_and_find(session, site + "/select.html", "Country")
     result = await act(session, "type", country["id"], text="Canada")
     assert result["status"] == "failure" and "select_option" in result["message"]
 
@@ -103,8 +96,7 @@ async def test_shadow_dom_input_and_button(session, site) -> None:
 
 
 async def test_cookie_wall_blocks_until_accepted(session, site) -> None:
-    await open_page(session, site + "/cookies.html")
-    subscribe = await find(session, "Subscribe to newsletter")
+    subscribe = await open_and_find(session, site + "/cookies.html", "Subscribe to newsletter")
     result = await act(session, "click", subscribe["id"])
     assert result["status"] == "failure" and result["error_type"] == "element_not_found"
     assert "overlay" in result["message"] and "We value your privacy" in result["message"]
@@ -120,8 +112,7 @@ async def test_cookie_wall_blocks_until_accepted(session, site) -> None:
 
 
 async def test_disabled_buttons_fail_and_are_not_clicked(session, site) -> None:
-    await open_page(session, site + "/buttons.html")
-    place = await find(session, "Place order")
+    place = await open_and_find(session, site + "/buttons.html", "Place order")
     result = await act(session, "click", place["id"])
     assert result["status"] == "failure" and "disabled" in result["message"]
     pay = await find(session, "Pay now")
@@ -180,8 +171,7 @@ async def test_stale_id_after_dom_replacement_uses_text_match(session, site) -> 
 
 
 async def test_stale_id_without_observation_fails_clearly(session, site) -> None:
-    await open_page(session, site + "/replace.html")
-    old = await find(session, "Open Cygnus")
+    old = await open_and_find(session, site + "/replace.html", "Open Cygnus")
     await session.page.click("#reload")
     result = await act(session, "click", old["id"])
     assert result["status"] == "failure" and result["error_type"] == "element_not_found"
@@ -190,8 +180,7 @@ async def test_stale_id_without_observation_fails_clearly(session, site) -> None
 
 
 async def test_failure_counts_clear_on_navigation(session, site) -> None:
-    await open_page(session, site + "/buttons.html")
-    pay = await find(session, "Pay now")
+    pay = await open_and_find(session, site + "/buttons.html", "Pay now")
     await act(session, "click", pay["id"])
     await act(session, "click", pay["id"])
     assert session.failure_counts[pay["id"]] == 2
@@ -328,18 +317,3 @@ async def test_press_key_on_element_submits(session, site) -> None:
     result = await act(session, "press_key", (await find(session, "Password"))["id"], key="enter")
     assert result["status"] == "success"
     assert await session.page.inner_text("#status") == "Welcome, alice"
-
-
-@pytest.mark.parametrize(
-    ("raw", "key"),
-    [
-        ("enter", "Enter"),
-        ("ESC", "Escape"),
-        ("down", "ArrowDown"),
-        ("ctrl+a", "Control+a"),
-        ("f5", "F5"),
-        ("Tab", "Tab"),
-    ],
-)
-def test_normalize_key(raw: str, key: str) -> None:
-    assert normalize_key(raw) == key

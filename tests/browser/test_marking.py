@@ -7,7 +7,7 @@ from pathlib import Path
 
 from agent.browser import marking
 from agent.dom.observe import mark_frames
-from tests.browser.helpers import act, find, open_page
+from tests.browser.helpers import act, open_and_find
 
 AGENT = Path(__file__).resolve().parents[2] / "agent"
 #: What each layer must never import (it sits below them).
@@ -45,8 +45,7 @@ def test_observation_layer_installs_its_marker() -> None:
 
 
 async def test_wiggle_remarks_a_reloaded_page_through_the_hook(session, site) -> None:
-    await open_page(session, site + "/login.html")
-    username = await find(session, "Username")
+    username = await open_and_find(session, site + "/login.html", "Username")
     await session.page.reload()  # a fresh document: no element carries a data-agent-id until re-marked
     assert await session.locate(username["id"]) is None
     result = await act(session, "type", username["id"], text="alice")
@@ -56,8 +55,7 @@ async def test_wiggle_remarks_a_reloaded_page_through_the_hook(session, site) ->
 
 
 async def test_without_a_marker_a_reloaded_page_is_not_remarked(session, site) -> None:
-    await open_page(session, site + "/login.html")
-    username = await find(session, "Username")
+    username = await open_and_find(session, site + "/login.html", "Username")
     await session.page.reload()
     marking.set_page_marker(None)
     try:

@@ -17,38 +17,6 @@ from agent.browser.urls import (
 
 
 @pytest.mark.parametrize(
-    ("raw", "expected"),
-    [
-        ("example.com", "https://example.com/"),
-        ("example.com/path?q=1", "https://example.com/path?q=1"),
-        ("  'example.com'  ", "https://example.com/"),
-        ('"https://example.com/a"', "https://example.com/a"),
-        ("`www.example.org`", "https://www.example.org/"),
-        ("<https://example.com/x>", "https://example.com/x"),
-        ("\u201cexample.com\u201d", "https://example.com/"),
-        ("HTTPS://Example.COM/Path", "https://example.com/Path"),
-        ("http://example.com", "http://example.com/"),
-        ("//cdn.example.com/lib.js", "https://cdn.example.com/lib.js"),
-        ("example.com:8080/x", "https://example.com:8080/x"),
-        ("localhost:8000/app", "http://localhost:8000/app"),
-        ("localhost", "http://localhost/"),
-        ("127.0.0.1:5000", "http://127.0.0.1:5000/"),
-        ("http://127.0.0.1:5000/a", "http://127.0.0.1:5000/a"),
-        ("https://localhost:8443/", "https://localhost:8443/"),
-        ("[::1]:8080/x", "http://[::1]:8080/x"),
-        ("exa\tmple.com/pa\nth", "https://example.com/path"),
-        ("https:\\\\example.com\\a\\b", "https://example.com/a/b"),
-        ("https:example.com", "https://example.com/"),
-        ("about:blank", "about:blank"),
-        ("", ""),
-        ("   ", ""),
-    ],
-)
-def test_normalize_url(raw: str, expected: str) -> None:
-    assert normalize_url(raw) == expected
-
-
-@pytest.mark.parametrize(
     ("raw", "scheme"),
     [
         ("javascript:alert(1)", "javascript"),

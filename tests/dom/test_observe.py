@@ -24,6 +24,13 @@ def by_name(elements, name, role=None):
     return hits[0]
 
 
+async def open_and_observe(open_page, name: str):
+    """Open fixture page ``name`` and observe it: (page, observation, its elements)."""
+    page = await open_page(name)
+    obs = await observe_page(page)
+    return page, obs, obs["elements"]
+
+
 async def locate(page, element_id):
     """Find [data-agent-id=N] the way the browser layer does: each frame, CSS piercing open shadow roots."""
     for frame in page.frames:
@@ -48,9 +55,7 @@ async def test_mark_frames_contract_and_attributes(open_page):
 
 
 async def test_form_controls_state_and_names(open_page):
-    page = await open_page("form.html")
-    obs = await observe_page(page)
-    els = obs["elements"]
+    page, obs, els = await open_and_observe(open_page, "form.html")
     email = by_name(els, "Email address")  # <label for>
     assert (email["role"], email["input_type"], email["placeholder"]) == (
         "textbox",
@@ -90,9 +95,7 @@ async def test_form_controls_state_and_names(open_page):
 
 
 async def test_same_origin_iframe(open_page):
-    page = await open_page("iframe.html")
-    obs = await observe_page(page)
-    els = obs["elements"]
+    page, obs, els = await open_and_observe(open_page, "iframe.html")
     holder = by_name(els, "Card holder")
     pay = by_name(els, "Pay now")
     assert holder["frame"] == "0" and pay["frame"] == "0" and not pay["cross_origin"]
@@ -117,9 +120,7 @@ async def test_same_origin_iframe(open_page):
 
 
 async def test_open_and_nested_shadow_roots(open_page):
-    page = await open_page("shadow.html")
-    obs = await observe_page(page)
-    els = obs["elements"]
+    page, obs, els = await open_and_observe(open_page, "shadow.html")
     shadow_btn = by_name(els, "Shadow action")
     deep_btn = by_name(els, "Deep action")
     deep_input = by_name(els, "Deep field")  # <label for> inside the nested shadow root
@@ -139,9 +140,7 @@ async def test_open_and_nested_shadow_roots(open_page):
 
 
 async def test_fixed_banner_occludes_button(open_page):
-    page = await open_page("occluded.html")
-    obs = await observe_page(page)
-    els = obs["elements"]
+    page, obs, els = await open_and_observe(open_page, "occluded.html")
     covered = by_name(els, "Covered button")
     free = by_name(els, "Free button")
     assert covered["in_viewport"] is True and covered["occluded"] is True
@@ -153,9 +152,7 @@ async def test_fixed_banner_occludes_button(open_page):
 
 
 async def test_cookie_wall_is_a_dialog(open_page):
-    page = await open_page("cookie.html")
-    obs = await observe_page(page)
-    els = obs["elements"]
+    page, obs, els = await open_and_observe(open_page, "cookie.html")
     accept = by_name(els, "Accept all")
     assert accept["zone"] == "dialog" and accept["occluded"] is False
     assert by_name(els, "We value your privacy")["zone"] == "dialog"

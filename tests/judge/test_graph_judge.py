@@ -10,37 +10,30 @@ from pathlib import Path
 from agent.context import Context
 from agent.runner import run_goal
 from tests.llm.fake_openai import http_error, last_user_text
-from tests.support.factories import trace_records
+from tests.support.factories import judge_verdict, scripted_model_settings, trace_records
 
 LAMP_PRICE = "what is the price of the reading lamp?"
-REJECT = {
-    "parts": [{"part": "price of the reading lamp", "satisfied": False, "reason": "scripted rejection"}],
-    "satisfied": False,
-    "reason": "Not proven (scripted).",
-}
-ACCEPT = {
-    "parts": [{"part": "price of the reading lamp", "satisfied": True, "reason": "quoted from its card"}],
-    "satisfied": True,
-    "reason": "The price is on the lamp's own card.",
-}
+REJECT = judge_verdict(
+    False, "Not proven (scripted).", part="price of the reading lamp", part_reason="scripted rejection"
+)
+ACCEPT = judge_verdict(
+    True,
+    "The price is on the lamp's own card.",
+    part="price of the reading lamp",
+    part_reason="quoted from its card",
+)
 
 
 def judge_ctx(tmp_path, server, **overrides) -> Context:
-    values = {
+    settings = {
         "planner": "rules",
-        "judge": "model",
         "model": "fake-judge",
-        "base_url": server.base_url,
-        "api_key": "test-key",
-        "model_timeout_s": 2.0,
-        "model_max_retries": 1,
-        "model_retry_backoff_s": 0.01,
-        "record_dir": str(tmp_path / "runs"),
+        "judge": "model",
         "max_steps": 8,
         "max_seconds": 60.0,
     }
-    values.update(overrides)
-    return Context(**values)
+    settings.update(record_dir=str(tmp_path / "runs"), **overrides)
+    return Context(**scripted_model_settings(server.base_url, **settings))
 
 
 def notes(result) -> list[str]:

@@ -11,6 +11,7 @@ import pytest
 from agent.context import Context
 from agent.planning.model_judge import apply_judge, judge_claim_with_model, judge_summary
 from tests.llm.fake_openai import hang, http_error, last_user_text, text, tool_call
+from tests.support.factories import judge_verdict, scripted_model_settings
 
 ONE_PIXEL_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII="
 GOAL = "What is the price of the Aurora glass kettle?"
@@ -38,37 +39,23 @@ RULES_SATISFIED = {
     "final_answer": "$39.99",
 }
 
-REJECT = {
-    "parts": [
-        {
-            "part": "find: the price of the Aurora glass kettle",
-            "satisfied": False,
-            "reason": "the quote is from the 'Customers also viewed' sidebar, about another kettle",
-        }
-    ],
-    "satisfied": False,
-    "reason": "The page gives no price for the Aurora kettle.",
-}
-ACCEPT = {
-    "parts": [{"part": "find: the price", "satisfied": True, "reason": "step 2 quotes the price row"}],
-    "satisfied": True,
-    "reason": "The price is quoted from the product's own block.",
-}
+REJECT = judge_verdict(
+    False,
+    "The page gives no price for the Aurora kettle.",
+    part="find: the price of the Aurora glass kettle",
+    part_reason="the quote is from the 'Customers also viewed' sidebar, about another kettle",
+)
+ACCEPT = judge_verdict(
+    True,
+    "The price is quoted from the product's own block.",
+    part="find: the price",
+    part_reason="step 2 quotes the price row",
+)
 
 
 def ctx_for(server, **overrides) -> Context:
-    values = {
-        "planner": "openai",
-        "model": "fake-judge",
-        "base_url": server.base_url,
-        "api_key": "test-key",
-        "judge": "model",
-        "model_timeout_s": 2.0,
-        "model_max_retries": 1,
-        "model_retry_backoff_s": 0.01,
-    }
-    values.update(overrides)
-    return Context(**values)
+    settings = {"planner": "openai", "model": "fake-judge", "judge": "model", **overrides}
+    return Context(**scripted_model_settings(server.base_url, **settings))
 
 
 async def ask(server, **overrides):

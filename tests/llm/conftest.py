@@ -7,6 +7,7 @@ import pytest
 from agent.context import Context
 from tests.llm.fake_openai import FakeOpenAIServer, fake_openai, fake_openai_session  # noqa: F401 - fixtures
 from tests.llm.helpers import make_observation
+from tests.support.factories import scripted_model_settings
 
 
 @pytest.fixture
@@ -19,16 +20,7 @@ def make_context(fake_openai: FakeOpenAIServer):  # noqa: F811 - the fixture abo
     """Build a Context pointed at the fake server, with fast timeouts and backoff."""
 
     def build(**overrides) -> Context:
-        settings = {
-            "planner": "openai",
-            "model": "fake-model",
-            "base_url": fake_openai.base_url,
-            "api_key": "test-key",
-            "model_timeout_s": 5.0,
-            "model_max_retries": 2,
-            "model_retry_backoff_s": 0.01,
-        }
-        settings.update(overrides)
-        return Context(**settings)
+        settings = scripted_model_settings(fake_openai.base_url, model_timeout_s=5.0, model_max_retries=2)
+        return Context(**{**settings, "planner": "openai", **overrides})
 
     return build

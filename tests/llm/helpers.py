@@ -44,7 +44,7 @@ OBSERVATION_TEXT = "\n".join(
 
 
 def make_observation(**overrides: Any) -> Observation:
-    obs: dict[str, Any] = {
+    return {  # type: ignore[return-value]
         "url": "http://shop.test/product/42",
         "title": "Farmhouse Pizza - Shop",
         "tabs": [
@@ -64,13 +64,12 @@ def make_observation(**overrides: Any) -> Observation:
         "page_text": "Farmhouse Pizza\nPrice: $12.50\nA pizza with farmhouse toppings.",
         "page_type": "detail",
         "screenshot_path": None,
+        **overrides,
     }
-    obs.update(overrides)
-    return obs  # type: ignore[return-value]
 
 
 def plan_request(**overrides: Any) -> PlanRequest:
-    request: dict[str, Any] = {
+    return {  # type: ignore[return-value]
         "goal": "What is the price of the Farmhouse pizza?",
         "goal_kind": "object",
         "task_mode": "answer",
@@ -85,13 +84,12 @@ def plan_request(**overrides: Any) -> PlanRequest:
         "page_type": "detail",
         "listing_detected": False,
         "start_url": "http://shop.test/",
+        **overrides,
     }
-    request.update(overrides)
-    return request  # type: ignore[return-value]
 
 
 def translate_request(**overrides: Any) -> TranslateRequest:
-    request: dict[str, Any] = {
+    return {  # type: ignore[return-value]
         "goal": "Add a large Farmhouse pizza to the cart",
         "plan_step": "Click the Add to cart button",
         "observation": make_observation(),
@@ -99,13 +97,12 @@ def translate_request(**overrides: Any) -> TranslateRequest:
         "avoid_elements": [],
         "stage": "locate",
         "history": [],
+        **overrides,
     }
-    request.update(overrides)
-    return request  # type: ignore[return-value]
 
 
 def planner_reply(**overrides: Any) -> dict[str, Any]:
-    reply: dict[str, Any] = {
+    return {
         "userTask": "Find the price of the Farmhouse pizza.",
         "executionHistory": "Nothing done yet.",
         "latestBrowserState": "The product page of the Farmhouse pizza is open.",
@@ -113,13 +110,12 @@ def planner_reply(**overrides: Any) -> dict[str, Any]:
         "proposedActions": ["Scroll down to the price section"],
         "taskComplete": False,
         "finalAnswer": "",
+        **overrides,
     }
-    reply.update(overrides)
-    return reply
 
 
 def executor_reply(**overrides: Any) -> dict[str, Any]:
-    reply: dict[str, Any] = {
+    return {
         "action": "click",
         "element_id": 5,
         "args": {},
@@ -127,6 +123,5 @@ def executor_reply(**overrides: Any) -> dict[str, Any]:
         "error_type": "none",
         "message": "Clicked the Add to cart button.",
         "reasoning": "[5] is the only Add to cart button.",
+        **overrides,
     }
-    reply.update(overrides)
-    return reply

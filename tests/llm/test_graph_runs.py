@@ -31,7 +31,7 @@ from tests.llm.fake_openai import (
     last_user_text,
     text,
 )
-from tests.support.factories import trace_records
+from tests.support.factories import scripted_model_settings, trace_records
 
 # ---------------------------------------------------------------------------------------------------------
 # The scripted model
@@ -180,20 +180,16 @@ def model_context(fake: FakeOpenAIServer, tmp_path: Path, site_url: str, **overr
     settings: dict[str, Any] = {
         "planner": "openai",
         "model": "test-model",
-        "base_url": fake.base_url,
-        "api_key": "x",
         "record_dir": str(tmp_path / "runs"),
         "max_steps": 8,
         "max_seconds": 40.0,
         "model_timeout_s": 3.0,
-        "model_max_retries": 1,
-        "model_retry_backoff_s": 0.01,
         "action_timeout_s": 3.0,
         "navigation_timeout_s": 5.0,
         "search_url_template": site_url + "/search.html?q={query}",
+        **overrides,
     }
-    settings.update(overrides)
-    return Context(**settings)
+    return Context(**scripted_model_settings(fake.base_url, **settings))
 
 
 @pytest.fixture

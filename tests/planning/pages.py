@@ -22,6 +22,10 @@ class Page:
         self.elements: list[Element] = []
         self.lines: list[str] = []
 
+    def link(self, text: str, href: str, **kw: Any) -> Element:
+        """A link named ``text`` to ``href`` (see :meth:`add` for the placement arguments)."""
+        return self.add("a", text, attrs={"href": href}, **kw)
+
     def add(
         self,
         tag: str,
@@ -105,10 +109,10 @@ def _implicit(tag: str, input_type: str, attrs: dict[str, str]) -> str:
 
 
 def _header(p: Page, host: str) -> None:
-    p.add("a", "Acme", x=20, y=10, w=80, zone="header", attrs={"href": f"https://{host}/"})
-    p.add("a", "Home", x=400, y=10, w=60, zone="nav", attrs={"href": f"https://{host}/"})
-    p.add("a", "Products", x=470, y=10, w=80, zone="nav", attrs={"href": f"https://{host}/products"})
-    p.add("a", "Sign in", x=1100, y=10, w=70, zone="header", attrs={"href": f"https://{host}/login"})
+    p.link("Acme", f"https://{host}/", x=20, y=10, w=80, zone="header")
+    p.link("Home", f"https://{host}/", x=400, y=10, w=60, zone="nav")
+    p.link("Products", f"https://{host}/products", x=470, y=10, w=80, zone="nav")
+    p.link("Sign in", f"https://{host}/login", x=1100, y=10, w=70, zone="header")
 
 
 def login_page() -> Observation:
@@ -146,8 +150,8 @@ def login_page() -> Observation:
         attrs={"name": "remember"},
     )
     p.add("button", "Sign in", x=400, y=350, w=120, h=36, input_type="submit")
-    p.add("a", "Forgot password?", x=540, y=356, w=140, attrs={"href": "https://app.test/forgot"})
-    p.add("a", "Privacy", x=20, y=860, w=60, zone="footer", attrs={"href": "https://app.test/privacy"})
+    p.link("Forgot password?", "https://app.test/forgot", x=540, y=356, w=140)
+    p.link("Privacy", "https://app.test/privacy", x=20, y=860, w=60, zone="footer")
     return p.build(page_type="form")
 
 
@@ -165,7 +169,7 @@ def dashboard_page() -> Observation:
         interactive=False,
         new=True,
     )
-    p.add("a", "Log out", x=1100, y=50, w=70, zone="header", attrs={"href": "https://app.test/logout"})
+    p.link("Log out", "https://app.test/logout", x=1100, y=50, w=70, zone="header")
     return p.build()
 
 
@@ -207,11 +211,11 @@ def shop_listing(scroll_y: float = 0.0) -> Observation:
         col, row = n % 3, n // 3
         x, y = 100 + col * 360, 160 + row * 340
         slug = name.lower().replace(" ", "-")
-        p.add("a", name, x=x, y=y + 200, w=300, h=24, attrs={"href": f"https://shop.test/products/{slug}"})
+        p.link(name, f"https://shop.test/products/{slug}", x=x, y=y + 200, w=300, h=24)
         p.add("span", price, x=x, y=y + 232, w=80, h=20, interactive=False)
         p.add("button", "Add to cart", x=x, y=y + 262, w=120, h=32)
-    p.add("a", "Next", x=600, y=3560, w=60, attrs={"href": "https://shop.test/products?page=2"})
-    p.add("a", "Terms", x=20, y=3580, w=60, zone="footer", attrs={"href": "https://shop.test/terms"})
+    p.link("Next", "https://shop.test/products?page=2", x=600, y=3560, w=60)
+    p.link("Terms", "https://shop.test/terms", x=20, y=3580, w=60, zone="footer")
     return p.build(page_type="listing")
 
 
@@ -281,7 +285,7 @@ def search_results() -> Observation:
         )
         p.text(f"https://{site}/best-running-shoes")
         p.text(f"Snippet {n + 1}: our testers ran hundreds of miles in these shoes.")
-    p.add("a", "Next", x=100, y=2300, w=60, attrs={"href": "https://search.test/?q=running+shoes&page=2"})
+    p.link("Next", "https://search.test/?q=running+shoes&page=2", x=100, y=2300, w=60)
     return p.build(page_type="search")
 
 
@@ -326,7 +330,7 @@ def directory_page() -> Observation:
         y = 140 + n * 40
         p.add("td", name, x=100, y=y, w=200, interactive=False, line=False)
         p.add("td", team, x=320, y=y, w=150, interactive=False, line=False)
-        p.add("a", email, x=490, y=y, w=240, attrs={"href": f"mailto:{email}"}, line=False)
+        p.link(email, f"mailto:{email}", x=490, y=y, w=240, line=False)
         p.add("td", phone, x=750, y=y, w=180, interactive=False, line=False)
         p.text(f"{name} {team} {email} {phone}")
     p.text("Founded: March 3, 2011")

@@ -106,13 +106,13 @@ def test_an_opened_entry_is_not_toggled_shut_again():
 
 def home() -> Page:
     p = Page("https://food.test/", "Good Food")
-    p.add("a", "Good Food", x=20, y=10, zone="header", attrs={"href": "https://food.test/"})
+    p.link("Good Food", "https://food.test/", x=20, y=10, zone="header")
     p.add("input", "", x=900, y=10, role="searchbox", name="Search recipes", input_type="search")
-    p.add("a", "Breads", y=100, attrs={"href": "https://food.test/c/breads"}, line=False)
+    p.link("Breads", "https://food.test/c/breads", y=100, line=False)
     p.text("Breads — loaves, flatbreads and sourdough starters")
-    p.add("a", "Sweets", y=140, attrs={"href": "https://food.test/c/cakes-and-pastry"}, line=False)
+    p.link("Sweets", "https://food.test/c/cakes-and-pastry", y=140, line=False)
     p.text("Sweets — cakes, tarts and biscuits")
-    p.add("a", "Kitchen basics", y=180, attrs={"href": "https://food.test/basics/knife-skills"}, line=False)
+    p.link("Kitchen basics", "https://food.test/basics/knife-skills", y=180, line=False)
     p.text("Kitchen basics — how to hold a knife, and what to buy first")
     return p
 

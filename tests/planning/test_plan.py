@@ -198,12 +198,12 @@ def test_question_not_visible_yet_scans_down_then_gives_up_at_the_bottom():
 def home_page() -> pages.Observation:
     """A shop's home page: nav links, two featured products, a cart link and a newsletter form."""
     p = pages.Page("https://shop.test/", "Shop")
-    p.add("a", "Products", x=200, y=20, w=80, zone="nav", attrs={"href": "https://shop.test/products"})
-    p.add("a", "Cart (2)", x=300, y=20, w=80, zone="nav", attrs={"href": "https://shop.test/cart"})
-    p.add("a", "Log in", x=1100, y=20, w=60, zone="header", attrs={"href": "https://shop.test/login"})
+    p.link("Products", "https://shop.test/products", x=200, y=20, w=80, zone="nav")
+    p.link("Cart (2)", "https://shop.test/cart", x=300, y=20, w=80, zone="nav")
+    p.link("Log in", "https://shop.test/login", x=1100, y=20, w=60, zone="header")
     p.add("h1", "Welcome to the shop", y=80, interactive=False)
     for n, (name, price) in enumerate([("Blue Widget", "$19.99"), ("Red Gizmo", "$27.99")]):
-        p.add("a", name, x=100 + n * 300, y=200, attrs={"href": f"https://shop.test/p/{n}"})
+        p.link(name, f"https://shop.test/p/{n}", x=100 + n * 300, y=200)
         p.add("span", price, x=100 + n * 300, y=230, w=80, interactive=False)
         p.add("button", "Add to cart", x=100 + n * 300, y=260, w=120)
     p.add("input", name="Email address", x=100, y=400, input_type="email")

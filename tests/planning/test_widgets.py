@@ -4,9 +4,18 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.wordings import wordings
+
 
 def satisfied(result):
     assert result["terminal_type"] == "goal_satisfied", result["stop_reason"]
+
+
+async def logged_after(run_widget, session, goal: str, page: str) -> str:
+    """Run ``goal`` on widget ``page``, require success, and return what the page's #log shows."""
+    result, _ = await run_widget(goal, page)
+    satisfied(result)
+    return (await session.page.inner_text("#log")).strip()
 
 
 @pytest.mark.parametrize(
@@ -18,9 +27,7 @@ def satisfied(result):
     ],
 )
 async def test_a_role_word_followed_by_a_bare_name_names_the_button(run_widget, session, goal, log):
-    result, _ = await run_widget(goal, "named-buttons.html")
-    satisfied(result)
-    assert (await session.page.inner_text("#log")).strip() == log
+    assert await logged_after(run_widget, session, goal, "named-buttons.html") == log
 
 
 @pytest.mark.parametrize("goal", ["click the button below", "click the input field", "click the button one"])
@@ -80,9 +87,7 @@ async def test_a_link_in_a_closed_tab_or_collapsed_section_is_found_by_opening_t
     run_widget, session, goal, clicked
 ):
     """The near spelling 'aliquam' in view is not taken for 'aliquet' while content is still hidden."""
-    result, _ = await run_widget(goal, "hidden.html")
-    satisfied(result)
-    assert (await session.page.inner_text("#log")).strip() == clicked
+    assert await logged_after(run_widget, session, goal, "hidden.html") == clicked
 
 
 async def test_a_link_that_is_nowhere_fails_after_opening_everything_once(run_widget, session):
@@ -91,12 +96,9 @@ async def test_a_link_that_is_nowhere_fails_after_opening_everything_once(run_wi
     assert (await session.page.inner_text("#log")).strip() == ""
 
 
-@pytest.mark.parametrize(
-    "goal",
-    [
-        'Enter the password "4471" into both text fields and press Save.',
-        "type 4471 in both boxes, then click Save",
-    ],
+@wordings(
+    'Enter the password "4471" into both text fields and press Save.',
+    "type 4471 in both boxes, then click Save",
 )
 async def test_one_value_into_both_fields_fills_each_empty_field_once(run_widget, session, goal):
     result, _ = await run_widget(goal, "two-fields.html")
@@ -122,9 +124,7 @@ def test_into_all_fields_is_still_said_to_be_not_understood():
     ],
 )
 async def test_an_ordinal_names_the_nth_text_field(run_widget, session, goal, focused):
-    result, _ = await run_widget(goal, "inputs.html")
-    satisfied(result)
-    assert (await session.page.inner_text("#log")).strip() == focused
+    assert await logged_after(run_widget, session, goal, "inputs.html") == focused
 
 
 @pytest.mark.parametrize(

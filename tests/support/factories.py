@@ -1,4 +1,5 @@
-"""Test data built in one place: the settings of a real offline run, and the trace records a run leaves.
+"""Test data built in one place: the settings of a real offline run or of a model on the scripted loopback
+server, a model judge's verdict, and the trace records a run leaves.
 
 The tests' runs share one shape: the rules planner, records under the test's tmp dir, bounds short enough for a
 test and long enough for a loaded machine. Each test passes only what it changes.
@@ -30,6 +31,29 @@ def offline_settings(record_dir: Path | str, **overrides: Any) -> dict[str, Any]
 def offline_context(record_dir: Path | str, **overrides: Any) -> Context:
     """The Context of an offline run recording under ``record_dir``."""
     return Context(**offline_settings(record_dir, **overrides))
+
+
+def scripted_model_settings(base_url: str, **overrides: Any) -> dict[str, Any]:
+    """Settings of a model on the scripted OpenAI-compatible server at ``base_url``: short timeouts, one quick
+    retry (a test that fails the model fails fast)."""
+    return {
+        "model": "fake-model",
+        "base_url": base_url,
+        "api_key": "test-key",
+        "model_timeout_s": 2.0,
+        "model_max_retries": 1,
+        "model_retry_backoff_s": 0.01,
+        **overrides,
+    }
+
+
+def judge_verdict(satisfied: bool, reason: str, *, part: str, part_reason: str) -> dict[str, Any]:
+    """A model judge's reply about one goal part (the judge schema's shape)."""
+    return {
+        "parts": [{"part": part, "satisfied": satisfied, "reason": part_reason}],
+        "satisfied": satisfied,
+        "reason": reason,
+    }
 
 
 def trace_records(run_dir: Path | str) -> list[dict[str, Any]]:

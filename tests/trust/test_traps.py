@@ -11,6 +11,8 @@ import re
 
 import pytest
 
+from tests.support.wordings import wordings
+
 TERMINALS = {"goal_satisfied", "goal_failed", "loop_stuck", "budget_exhausted"}
 
 #: Words that mark a failure message (the page's or the agent's own); never part of a final answer.
@@ -34,12 +36,9 @@ def assert_honest_failure(result: dict, *page_texts: str) -> None:
     assert result.get("final_answer") in (None, ""), "final_answer is only for a verified answer"
 
 
-@pytest.mark.parametrize(
-    "goal",
-    [
-        "How much is the Aurora glass kettle?",
-        "what's the price of the aurora kettle",
-    ],
+@wordings(
+    "How much is the Aurora glass kettle?",
+    "what's the price of the aurora kettle",
 )
 async def test_price_only_in_a_sidebar_is_not_the_answer(trap_run, goal):
     result, _ = await trap_run(goal, "/kettle.html")
@@ -69,10 +68,7 @@ async def test_500_page_repeating_the_goal_is_not_the_answer(trap_run, session, 
     assert_honest_failure(result, "Something went wrong", "7f3a-22")
 
 
-@pytest.mark.parametrize(
-    "goal",
-    ["Subscribe to the newsletter with jo@example.com", "sign up for the newsletter as jo@example.com"],
-)
+@wordings("Subscribe to the newsletter with jo@example.com", "sign up for the newsletter as jo@example.com")
 async def test_disabled_button_is_not_a_subscription(trap_run, goal):
     result, _ = await trap_run(goal, "/newsletter.html")
     assert_honest_failure(result)
@@ -84,12 +80,9 @@ async def test_button_that_swallows_the_click_does_nothing(trap_run, session):
     assert await session.page.locator("#turn-on").is_visible()
 
 
-@pytest.mark.parametrize(
-    "goal",
-    [
-        "type jo@localhost into the email field, type 'Where is my parcel?' into Message, then click Send message",
-        "enter jo@localhost as the email and 'Where is my parcel?' as the message, then click Send message",
-    ],
+@wordings(
+    "type jo@localhost into the email field, type 'Where is my parcel?' into Message, then click Send message",
+    "enter jo@localhost as the email and 'Where is my parcel?' as the message, then click Send message",
 )
 async def test_form_rejected_by_validation_is_not_sent(trap_run, session, goal):
     result, _ = await trap_run(goal, "/contact.html")
@@ -105,19 +98,16 @@ async def test_success_message_that_never_comes(trap_run, session):
     assert_honest_failure(result, "Sending your feedback")
 
 
-@pytest.mark.parametrize("goal", ["type 25 into the Quantity field", "enter 25 as the quantity"])
+@wordings("type 25 into the Quantity field", "enter 25 as the quantity")
 async def test_field_that_rewrites_the_value_is_not_set(trap_run, session, goal):
     result, _ = await trap_run(goal, "/basket.html")
     assert await session.page.input_value("#qty") != "25"
     assert_honest_failure(result)
 
 
-@pytest.mark.parametrize(
-    "goal",
-    [
-        "click Kayak rental prices at Lakeside Rentals and tell me the price of a kayak",
-        "go to http://rentals.partner.test/kayaks and find the price of a kayak",
-    ],
+@wordings(
+    "click Kayak rental prices at Lakeside Rentals and tell me the price of a kayak",
+    "go to http://rentals.partner.test/kayaks and find the price of a kayak",
 )
 async def test_refused_navigation_is_never_the_answer(trap_run, session, goal):
     result, _ = await trap_run(goal, "/partners.html")

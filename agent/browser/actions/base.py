@@ -13,6 +13,7 @@ from typing import Any
 
 from agent.browser.session import BrowserSession
 from agent.types import Element, Observation
+from agent.util.elements import element_summary
 
 #: Actions that load a page; they get ``options.navigation_timeout_s`` instead of ``action_timeout_s``.
 NAVIGATION_ACTIONS = ("navigate", "search", "go_back", "go_forward")
@@ -95,21 +96,7 @@ def describe(desc: Element | None, element_id: int | None) -> str:
     """``element 12 (button "Sign in")`` for messages; ``element 12`` when nothing describes it."""
     if not desc:
         return f"element {element_id}"
-    label = desc.get("name") or desc.get("text") or desc.get("placeholder") or ""
-    kind = desc.get("role") or desc.get("tag") or "element"
-    label = f' "{label[:60]}"' if label else ""
-    return f"element {element_id} ({kind}{label})"
-
-
-def find_in_observation(observation: Observation | None, element_id: int | None) -> Element | None:
-    """The observed element with ``element_id`` (the browser layer's copy of ``agent.dom.lookup``, which it
-    cannot import: browser sits below dom)."""
-    if not observation or element_id is None:
-        return None
-    for element in observation.get("elements") or []:
-        if element.get("id") == element_id:
-            return element
-    return None
+    return f"element {element_id} ({element_summary(desc)})"
 
 
 async def settle(run: ActionRun, cap: float | None = None) -> None:

@@ -22,7 +22,6 @@ from agent.browser.actions.base import (
     Outcome,
     describe,
     fail,
-    find_in_observation,
     navigated,
     ok,
     short_error,
@@ -30,6 +29,7 @@ from agent.browser.actions.base import (
 from agent.browser.marking import remark_page
 from agent.browser.scripts import browser_script
 from agent.types import Element
+from agent.util.elements import element_by_id
 
 #: One attempt of an element action: ``attempt(locator, what)`` where ``what`` describes the element.
 Attempt = Callable[[Any, str], Awaitable[Outcome]]
@@ -148,7 +148,7 @@ async def element_action(run: ActionRun, attempt: Attempt, js_attempt: Attempt |
     session, eid = run.session, run.element_id
     if eid is None:
         return fail("element_not_found", f"{verb} needs an element_id from the observation")
-    desc = find_in_observation(run.observation, eid)
+    desc = element_by_id(run.observation, eid)
     what = describe(desc, eid)
     errors: list[str] = []
     logs: list[str] = []  # full Playwright messages (their call logs say why an attempt failed)

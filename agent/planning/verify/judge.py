@@ -37,6 +37,11 @@ class Verdict(TypedDict):
     error: str  # an error the page showed after the last step ("" if none)
 
 
+#: The recorded steps (history items) a part is judged on.
+Items = list[dict[str, Any]]
+#: What a part's check finds: the evidence, or None and the line that says what is missing.
+Proof = tuple[Evidence | None, str]
+
 _LOGOUT = re.compile(r"\b(?:log\s*-?\s*out|sign\s*-?\s*out|logout|signout)\b", re.I)
 
 
@@ -109,7 +114,7 @@ def _forms(value: Any) -> set[str]:
     return {_norm(text)} | {_norm(wire_value(text, kind)) for kind in WIRE_FORMATS}
 
 
-def _field(part: GoalPart, items: list[dict[str, Any]]) -> tuple[Evidence | None, str]:
+def _field(part: GoalPart, items: Items) -> Proof:
     forms = _forms(part.get("value"))
     typed = [
         h for h in items if h.get("action") == "type" and _norm((h.get("args") or {}).get("text")) in forms
@@ -129,9 +134,7 @@ def _field(part: GoalPart, items: list[dict[str, Any]]) -> tuple[Evidence | None
     return None, f"{part.get('text')}: typed, but the field does not show the value"
 
 
-def _option(
-    part: GoalPart, items: list[dict[str, Any]], observation: dict[str, Any]
-) -> tuple[Evidence | None, str]:
+def _option(part: GoalPart, items: Items) -> Proof:
     want = _norm(part.get("value"))
     for item in reversed(items):
         target = _effect(item).get("target") or {}
@@ -140,9 +143,7 @@ def _option(
     return None, f"{part.get('text')}: no step shows the option selected"
 
 
-def _checked(
-    part: GoalPart, items: list[dict[str, Any]], observation: dict[str, Any]
-) -> tuple[Evidence | None, str]:
+def _checked(part: GoalPart, items: Items, observation: dict[str, Any]) -> Proof:
     on = bool(part.get("on", True))
     for item in reversed(items):
         target = _effect(item).get("target") or {}
@@ -178,7 +179,7 @@ def _still_pending(effect: dict[str, Any]) -> str:
     return ""
 
 
-def _changed(part: GoalPart, items: list[dict[str, Any]], *, after: int = 0) -> tuple[Evidence | None, str]:
+def _changed(part: GoalPart, items: Items, *, after: int = 0) -> Proof:
     """A step on what the part names whose effect changed the page and showed no error."""
     named = [h for h in items if _names(part, h) and int(h.get("step") or 0) > after]
     if not named:
@@ -201,9 +202,7 @@ def _changed(part: GoalPart, items: list[dict[str, Any]], *, after: int = 0) -> 
 _SUBMITS = ("click", "press_key", "type")
 
 
-def _submitted(
-    part: GoalPart, items: list[dict[str, Any]], fields_done: int
-) -> tuple[dict[str, Any] | None, str]:
+def _submitted(part: GoalPart, items: Items, fields_done: int) -> tuple[dict[str, Any] | None, str]:
     """The step that sent the form: the first click, Enter, or typing with submit after the fields that
     changed the page without an error (an earlier rejected attempt does not spoil a later accepted one)."""
     rejected = ""
@@ -227,9 +226,7 @@ def _submitted(
     return None, rejected or f"{part.get('text')}: no step sent the form and changed the page"
 
 
-def _login(
-    part: GoalPart, items: list[dict[str, Any]], observation: dict[str, Any], fields_done: int
-) -> tuple[Evidence | None, str]:
+def _login(part: GoalPart, items: Items, observation: dict[str, Any], fields_done: int) -> Proof:
     item, missing = _submitted(part, items, fields_done)
     if item is None:
         return None, missing
@@ -260,9 +257,7 @@ def _url_key(url: str) -> str:
     return url.split("#", 1)[0].rstrip("/")
 
 
-def _destination(
-    part: GoalPart, items: list[dict[str, Any]], observation: dict[str, Any], visited: list[str]
-) -> tuple[Evidence | None, str]:
+def _destination(part: GoalPart, items: Items, observation: dict[str, Any], visited: list[str]) -> Proof:
     want = _url_key(str(part.get("value") or ""))
     places = [(int(h.get("step") or 0), str(_effect(h).get("url") or h.get("url") or ""), h) for h in items]
     places += [(0, u, None) for u in visited] + [(0, str(observation.get("url") or ""), None)]
@@ -279,9 +274,7 @@ def _destination(
     return None, f"{part.get('text')}: never reached"
 
 
-def _search(
-    part: GoalPart, items: list[dict[str, Any]], observation: dict[str, Any]
-) -> tuple[Evidence | None, str]:
+def _search(part: GoalPart, items: Items) -> Proof:
     query = _norm(part.get("value"))
     for item in reversed(items):
         effect = _effect(item)
@@ -292,7 +285,7 @@ def _search(
     return None, f"{part.get('text')}: no results page for it was seen"
 
 
-def _step(part: GoalPart, items: list[dict[str, Any]]) -> tuple[Evidence | None, str]:
+def _step(part: GoalPart, items: Items) -> Proof:
     """A plain step (a key press, going back): it ran, as planned or as the same browser action."""
     for item in reversed(items):
         if item.get("plan_step") == part.get("step") or (
@@ -326,7 +319,7 @@ def judge(
         elif kind == "field":
             found, why = _field(part, items)
         elif kind == "option":
-            found, why = _option(part, items, observation)
+            found, why = _option(part, items)
         elif kind == "check":
             found, why = _checked(part, items, observation)
         elif part.get("describes"):
@@ -341,7 +334,7 @@ def judge(
         elif kind == "destination":
             found, why = _destination(part, items, observation, visited or [])
         elif kind == "search":
-            found, why = _search(part, items, observation)
+            found, why = _search(part, items)
         else:
             found, why = _step(part, items)
         if found is None:

@@ -102,13 +102,13 @@ def answer_part(question: str) -> GoalPart:
 
 def _described_part(text: str, step: str) -> GoalPart:
     """ "an item that starts with An": the goal describes a value; typing the description proves nothing."""
-    return {
-        "kind": "task",
-        "step": step,
-        "target": text,
-        "text": f"a value that is {text!r} (the goal describes it, it does not give it)",
-        "describes": True,
-    }
+    described = f"a value that is {text!r} (the goal describes it, it does not give it)"
+    return {**_part("task", step, described, target=text), "describes": True}
+
+
+def _part(kind: str, step: str, text: str, **fields: Any) -> GoalPart:
+    """A part of ``kind`` carried out by ``step``, shown to people as ``text``."""
+    return {"kind": kind, "step": step, **fields, "text": text}
 
 
 def _intent_part(intent: Intent, login: bool, username: str) -> GoalPart | None:
@@ -120,78 +120,32 @@ def _intent_part(intent: Intent, login: bool, username: str) -> GoalPart | None:
         shown = "•" * 6 if secret else intent.text
         if _DESCRIPTION.match(intent.text):
             return _described_part(intent.text, step)
-        return {
-            "kind": "field",
-            "step": step,
-            "target": intent.field,
-            "value": intent.text,
-            "secret": secret,
-            "text": f"the {intent.field or 'field'} holds {shown}",
-        }
+        text = f"the {intent.field or 'field'} holds {shown}"
+        return _part("field", step, text, target=intent.field, value=intent.text, secret=secret)
     if isinstance(intent, SelectOption):
-        return {
-            "kind": "option",
-            "step": step,
-            "target": intent.field,
-            "value": intent.option,
-            "text": f"{intent.option!r} is selected" + (f" in {intent.field!r}" if intent.field else ""),
-        }
+        text = f"{intent.option!r} is selected" + (f" in {intent.field!r}" if intent.field else "")
+        return _part("option", step, text, target=intent.field, value=intent.option)
     if isinstance(intent, SetCheck):
-        state = "ticked" if intent.on else "cleared"
-        return {
-            "kind": "check",
-            "step": step,
-            "target": intent.target,
-            "on": intent.on,
-            "text": f"{intent.target!r} is {state}",
-        }
+        text = f"{intent.target!r} is {'ticked' if intent.on else 'cleared'}"
+        return _part("check", step, text, target=intent.target, on=intent.on)
     if isinstance(intent, Choose):
-        return {
-            "kind": "choose",
-            "step": step,
-            "target": intent.target,
-            "text": f"{intent.target!r} is chosen",
-        }
+        return _part("choose", step, f"{intent.target!r} is chosen", target=intent.target)
     if isinstance(intent, Submit) or (
         isinstance(intent, Click) and login and _LOGIN_WORDS.search(intent.target)
     ):
         if login:
-            return {
-                "kind": "login",
-                "step": step,
-                "value": username,
-                "text": "the page after the login shows a signed-in user",
-            }
-        return {
-            "kind": "submit",
-            "step": step,
-            "text": "the form was sent and the page answered without an error",
-        }
+            return _part("login", step, "the page after the login shows a signed-in user", value=username)
+        return _part("submit", step, "the form was sent and the page answered without an error")
     if isinstance(intent, Click):
         what = intent.target or f"{intent.noun or 'result'} #{intent.ordinal}"
-        return {
-            "kind": "click",
-            "step": step,
-            "target": intent.target,
-            "text": f"clicking {what!r} changed the page",
-        }
+        return _part("click", step, f"clicking {what!r} changed the page", target=intent.target)
     if isinstance(intent, Navigate):
-        return {
-            "kind": "destination",
-            "step": step,
-            "value": intent.url,
-            "text": f"the browser reached {intent.url}",
-        }
+        return _part("destination", step, f"the browser reached {intent.url}", value=intent.url)
     if isinstance(intent, Search):
-        return {
-            "kind": "search",
-            "step": step,
-            "value": intent.query,
-            "text": f"results for {intent.query!r} are shown",
-        }
+        return _part("search", step, f"results for {intent.query!r} are shown", value=intent.query)
     if isinstance(intent, PressKey | GoBack | GoForward):
         action = {PressKey: "press_key", GoBack: "go_back", GoForward: "go_forward"}[type(intent)]
-        return {"kind": "step", "step": step, "action": action, "text": f"{step} ran"}
+        return _part("step", step, f"{step} ran", action=action)
     return None  # scrolling, waiting, dismissing a banner: means to an end, not conditions of the goal
 
 
@@ -202,18 +156,11 @@ def _clause_parts(clause: str) -> list[GoalPart]:
         if not piece:
             continue
         if _LOGIN_WORDS.match(piece):
-            parts.append(
-                {
-                    "kind": "login",
-                    "step": "",
-                    "value": "",
-                    "text": f"{piece!r}: the page shows a signed-in user",
-                }
-            )
+            parts.append(_part("login", "", f"{piece!r}: the page shows a signed-in user", value=""))
         elif _QUESTION.match(piece):
             parts.append({**answer_part(piece), "step": ""})
         elif keywords(piece):
-            parts.append({"kind": "task", "step": "", "target": piece, "text": f"{piece!r} was carried out"})
+            parts.append(_part("task", "", f"{piece!r} was carried out", target=piece))
     return parts
 
 
