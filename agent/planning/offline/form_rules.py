@@ -196,12 +196,30 @@ def _check_targets(x: str, spans: tuple[str, ...], on: bool) -> list[Intent] | N
     items = split_list(x) if "," in x else [x]
     out: list[Intent] = []
     for raw in items:
-        item = re.sub(r"(?:^|\s+)box$", "", raw.strip(), flags=I)
-        phrase, _role = target_of(item, spans, CHECK_HINTS)
+        item = re.sub(r"(?:^|\s+)box$", "", raw.strip(), flags=I) if not ordinal_of(raw) else raw
+        phrase, _role = _reference(item, spans, CHECK_HINTS)
         if not phrase and len(items) > 1:
             return None
         out.append(SetCheck(phrase, on))
     return out or None
+
+
+def _reference(text: str, spans: tuple[str, ...], roles: tuple[str, ...]) -> tuple[str, str]:
+    """An element named by its position keeps its noun ('the 2nd textbox' -> '2nd textbox', which the grounder
+    reads as a position); any other reference is split into phrase and role hint."""
+    position = ordinal_of(text)
+    if position:
+        return re.sub(r"^(?:the\s+)", "", re.sub(r"\s+", " ", text.strip()), flags=I), ""
+    return target_of(text, spans, roles)
+
+
+#: 'Select -10 with the spinner', 'set 40 using the slider': the value, and the control that takes it.
+_WITH_CONTROL = re.compile(
+    r"^(?:select|choose|pick|set|enter)\s+(?:the\s+)?(?:value\s+|number\s+)?(?P<o>.+?)\s+(?:with|using|via|on)\s+"
+    r"(?P<s>(?:the\s+|a\s+)?(?:[\w-]+\s+){0,2}?(?:spinner|slider|stepper|picker|selector|dropdown|drop-down|"
+    r"select|combo\s*box|list|field|input|box|control))$",
+    re.I,
+)
 
 
 def parse_select(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
@@ -216,6 +234,8 @@ def parse_select(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
         c,
         I,
     )
+    if not m:
+        m = _WITH_CONTROL.match(c)
     if not m:
         return None
     if ordinal_of(m.group("o")):
@@ -254,7 +274,22 @@ _DESCRIPTION = re.compile(
 )
 
 
+#: 'in all upper case letters', 'in lowercase', 'in capitals': how the typed text must be cased.
+_CASING = re.compile(
+    r"\s+(?:in|using|with)\s+(?:all\s+)?(?:(?P<up>upper[\s-]*case|caps|capitals|capital\s+letters|block\s+capitals)"
+    r"|(?P<low>lower[\s-]*case|small\s+letters))(?:\s+letters)?(?=\s|$)",
+    re.I,
+)
+
+
 def parse_type(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
+    casing = _CASING.search(c)
+    if casing:
+        typed = parse_type(c[: casing.start()] + c[casing.end() :], spans)
+        if not typed or not all(isinstance(i, TypeText) for i in typed):
+            return None
+        change = str.upper if casing.group("up") else str.lower
+        return [TypeText(change(i.text), i.field, i.submit) for i in typed if isinstance(i, TypeText)]
     several = _SEVERAL_FIELDS.search(c)
     if several:
         if several.group("n").lower() not in ("both", "two", "2"):
@@ -266,7 +301,7 @@ def parse_type(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
 
     def make(t: str, f: str) -> list[Intent] | None:
         text = value(t, spans)
-        field, _role = target_of(f, spans, FIELD_HINTS) if f else ("", "")
+        field, _role = _reference(f, spans, FIELD_HINTS) if f else ("", "")
         if field.lower() in ("text", "it", "here", "there", "one") and only_mask(f.strip()) is None:
             field = ""
         if not text and only_mask(t.strip()) is None:
