@@ -77,7 +77,7 @@ class ActionArgs(TypedDict, total=False):
 
     click: -
     type: text, submit (bool: press Enter afterwards), clear (bool, default True)
-    select_option: option (visible label or value)
+    select_option: option (visible label or value); options (list: every option to pick in a multiple select)
     scroll: direction ("up"|"down"), amount ("page" | pixels as int); element_id optional (scroll inside it)
     press_key: key ("Enter", "Escape", "Tab", "ArrowDown", ...)
     navigate: url
@@ -93,6 +93,7 @@ class ActionArgs(TypedDict, total=False):
     submit: bool
     clear: bool
     option: str
+    options: list[str]
     direction: Literal["up", "down"]
     amount: str | int
     key: str

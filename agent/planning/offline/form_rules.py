@@ -240,15 +240,16 @@ def parse_select(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
         return None
     if ordinal_of(m.group("o")):
         return None
-    option, _ = target_of(m.group("o"), spans, ("",))
+    several = [o for o in re.split(r"\s*,\s*(?:and\s+|or\s+)?", m.group("o")) if o.strip()]  # 'and' may be in a name
+    options = [target_of(o, spans, ("",))[0] for o in several]
     field, role = target_of(m.group("s"), spans, SELECT_HINTS)
-    if not option or (not field and not role):
+    if not all(options) or (not field and not role):
         return None
     if re.fullmatch(
         r"(?:the\s+)?(?:page|site|results?|list(?:ing)?|search\s+results|grid|table)", m.group("s").strip(), I
     ):
-        return [Choose(option)]
-    return [SelectOption(option, field)]
+        return [Choose(option) for option in options]
+    return [SelectOption(options[0], field, tuple(options[1:]))]
 
 
 _SEVERAL_FIELDS = re.compile(

@@ -48,6 +48,7 @@ from agent.planning.offline.page import (
     is_text_field,
     labels,
     reading_order,
+    role_of,
 )
 from agent.planning.offline.reveal import reveal_step
 from agent.planning.offline.targets import ordinal_of
@@ -269,7 +270,11 @@ def ground_select(intent: SelectOption, g: Grounding) -> Action:
             return ground_choose(Choose(intent.option), g)
         el = sole(holders, "dropdown")
     if is_text_field(el) and not is_select(el):
+        if intent.more:
+            raise Failure("tool_limit", f"{describe(el)} takes one typed value, not {len(intent.options)}")
         return make_action("type", el, f"{describe(el)} takes typed values", text=intent.option, clear=True)
+    if intent.more:
+        return _select_several(el, intent)
     option = text_of_choice(el, intent.option)
     if option is None and el.get("options"):
         opts = ", ".join(f'"{o}"' for o in (el.get("options") or [])[:10])
@@ -281,6 +286,25 @@ def ground_select(intent: SelectOption, g: Grounding) -> Action:
         el,
         f'{describe(el)} has the option "{option or intent.option}"',
         option=option or intent.option,
+    )
+
+
+def _select_several(el: Element, intent: SelectOption) -> Action:
+    """One select_option that picks every option at once (picked one by one, each would replace the last)."""
+    if role_of(el) != "listbox":
+        raise Failure("tool_limit", f"{describe(el)} takes one option, not {len(intent.options)}")
+    wanted: list[str] = []
+    for option in intent.options:  # 'A, B and C': the last 'and' joins two options unless one is named so
+        parts = re.split(r"\s+and\s+", option)
+        named = text_of_choice(el, option) is not None or len(parts) == 1
+        wanted.extend([option] if named else parts)
+    picked = [text_of_choice(el, o) for o in wanted]
+    missing = [o for o, p in zip(wanted, picked, strict=True) if p is None]
+    if missing:
+        raise Failure("element_not_found", f'{describe(el)} has no option "{missing[0]}"')
+    names = ", ".join(f'"{p}"' for p in picked)
+    return make_action(
+        "select_option", el, f"{describe(el)} takes several options: {names}", option=picked[0], options=picked
     )
 
 

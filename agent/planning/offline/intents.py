@@ -81,11 +81,19 @@ class TypeText:
 
 @dataclass(frozen=True)
 class SelectOption:
+    """Pick ``option`` in a dropdown or list; ``more`` are further options of a list that takes several."""
+
     option: str
     field: str = ""
+    more: tuple[str, ...] = ()
+
+    @property
+    def options(self) -> tuple[str, ...]:
+        return (self.option, *self.more)
 
     def step(self) -> str:
-        return f"Select {quote(self.option)} from " + (quote(self.field) if self.field else "the dropdown")
+        picked = ", ".join(quote(o) for o in self.options)
+        return f"Select {picked} from " + (quote(self.field) if self.field else "the dropdown")
 
 
 @dataclass(frozen=True)
