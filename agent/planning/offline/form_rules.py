@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from agent.planning.offline.dates import value_kind
 from agent.planning.offline.intents import (
     NEXT_EMPTY_FIELD,
     Choose,
@@ -240,7 +241,9 @@ def parse_select(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
         return None
     if ordinal_of(m.group("o")):
         return None
-    several = [o for o in re.split(r"\s*,\s*(?:and\s+|or\s+)?", m.group("o")) if o.strip()]  # 'and' may be in a name
+    several = [m.group("o")]
+    if not value_kind(value(m.group("o"), spans)):  # 'May 3, 2024' is one date; 'and' may be inside a name
+        several = [o for o in re.split(r"\s*,\s*(?:and\s+|or\s+)?", m.group("o")) if o.strip()]
     options = [target_of(o, spans, ("",))[0] for o in several]
     field, role = target_of(m.group("s"), spans, SELECT_HINTS)
     if not all(options) or (not field and not role):

@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agent.planning.offline.dates import fields_for, wire_value
+from agent.planning.offline.calendar import day_cells, day_click
+from agent.planning.offline.dates import fields_for, value_kind, wire_value
 from agent.planning.offline.grounding import (
     Failure,
     Grounding,
@@ -188,7 +189,21 @@ def _next_empty_field(g: Grounding, intent: TypeText) -> Element:
     raise Failure("element_not_found", "no empty text field left on the page")
 
 
+def _calendar_day(g: Grounding, value: str) -> Action | None:
+    """The day to click when a date picker shows the month of the date being put in."""
+    found = day_click(g.observation, value)
+    if found is None:
+        if value_kind(value) == "date" and day_cells(g.observation):
+            raise Failure("element_not_found", f"the open calendar does not show the month of {value}")
+        return None
+    cell, day = found
+    return make_action("click", cell, f"{describe(cell)} is {day} in the open calendar")
+
+
 def ground_type(intent: TypeText, g: Grounding) -> Action:
+    day = _calendar_day(g, intent.text)
+    if day is not None:
+        return day
     position = ordinal_of(intent.field) if intent.field else None
     if intent.field == NEXT_EMPTY_FIELD:
         el = _next_empty_field(g, intent)
@@ -226,6 +241,10 @@ def ground_type(intent: TypeText, g: Grounding) -> Action:
 
 
 def ground_select(intent: SelectOption, g: Grounding) -> Action:
+    day = None if intent.more else _calendar_day(g, intent.option)
+    if day is not None:
+        return day
+
     def with_option(el: Element) -> float:
         return (
             -0.12
@@ -304,7 +323,11 @@ def _select_several(el: Element, intent: SelectOption) -> Action:
         raise Failure("element_not_found", f'{describe(el)} has no option "{missing[0]}"')
     names = ", ".join(f'"{p}"' for p in picked)
     return make_action(
-        "select_option", el, f"{describe(el)} takes several options: {names}", option=picked[0], options=picked
+        "select_option",
+        el,
+        f"{describe(el)} takes several options: {names}",
+        option=picked[0],
+        options=picked,
     )
 
 

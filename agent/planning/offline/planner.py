@@ -16,6 +16,7 @@ from agent import terminals
 from agent.dom.lookup import element_by_id
 from agent.dom.text import ERROR_MESSAGE
 from agent.planning.base import HistoryItem, PlanRequest, PlanResult
+from agent.planning.offline.calendar import date_of, picker_step
 from agent.planning.offline.grammar import ParsedGoal, not_understood_message, parse_goal
 from agent.planning.offline.grounding import ZERO_USAGE, Failure, Grounding, can_scroll_down
 from agent.planning.offline.intents import (
@@ -259,6 +260,12 @@ def plan_goal(request: PlanRequest) -> PlanResult:
             reasoning="every step of the goal has been carried out",
         )
 
+    dated = date_of(remaining[0]) is not None
+    picker = picker_step(remaining[0], observation, _dry_run(remaining[0], observation)) if dated else None
+    if picker:
+        return _result(
+            proposed_actions=[picker], raw=raw, reasoning="the date goes in through the field's calendar"
+        )
     steps = [] if _targets_dialog(remaining[0], observation) else _overlay_first(observation, history)
     login = login_lead(remaining, observation)
     if login and not _tried(history, login):
