@@ -11,6 +11,7 @@ from agent.planning.offline.intents import (
     NEXT_EMPTY_FIELD,
     Choose,
     Click,
+    Hover,
     Intent,
     Navigate,
     SelectOption,
@@ -23,6 +24,7 @@ from agent.planning.offline.text import MASK, number_value, only_mask
 from agent.planning.offline.urls import canonical_url, looks_like_url
 from agent.planning.offline.vocabulary import (
     CHECK_HINTS,
+    CLICK_HINTS,
     CLICK_VERBS,
     CONTINUATIONS,
     FIELD_HINTS,
@@ -437,6 +439,27 @@ def parse_cart(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
     return [click] * (count if verb in ("add", "move") else 1)
 
 
+def _menu_path(x: str, spans: tuple[str, ...]) -> list[Intent] | None:
+    """'A>B>C': point at each menu on the way (its submenu opens under the pointer), then click the last."""
+    path = [value(p, spans) for p in re.split(r"\s*>\s*", x.strip())]
+    if len(path) < 2 or not all(path) or any(len(p.split()) > 6 for p in path):
+        return None
+    return [*(Hover(p) for p in path[:-1]), Click(target=path[-1])]
+
+
+def parse_hover(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
+    m = re.match(
+        r"^(?:hover|mouse)\s+(?:the\s+(?:mouse|pointer|cursor)\s+)?(?:over|on|onto)\s+(?P<x>.+)$|^point\s+(?:at|to)\s+"
+        r"(?P<y>.+)$|^move\s+the\s+(?:mouse|pointer|cursor)\s+(?:over|onto|to)\s+(?P<z>.+)$",
+        c,
+        I,
+    )
+    if not m:
+        return None
+    phrase, _role = target_of(m.group("x") or m.group("y") or m.group("z"), spans, CLICK_HINTS)
+    return [Hover(phrase)] if phrase else None
+
+
 def parse_click(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
     m = re.match(r"^(?P<v>" + CLICK_VERBS + r")\s+(?:on\s+|at\s+|into\s+|in\s+)?(?P<x>.+)$", c, I)
     if not m:
@@ -445,7 +468,7 @@ def parse_click(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
         return None
     verb, x = m.group("v").lower(), m.group("x")
     if re.search(r"\w\s*>\s*\w", x):
-        return None  # a menu path 'A>B>C' needs hovering through submenus: say it is not understood
+        return _menu_path(x, spans)
     role_default = "textbox" if verb == "focus" else "link" if verb == "download" else ""
     clicks = click_targets(x, spans, role_default)
     if not clicks:

@@ -24,6 +24,7 @@ from agent.planning.offline.intents import (
     NEXT_EMPTY_FIELD,
     Choose,
     Click,
+    Hover,
     SelectOption,
     SetCheck,
     Submit,
@@ -114,6 +115,14 @@ def ground_click(intent: Click, g: Grounding) -> Action:
             )
     el = require(pick, f'{what} "{intent.target}"')
     return make_action("click", el, pick.message)
+
+
+def ground_hover(intent: Hover, g: Grounding) -> Action:
+    """The element a click on ``intent.target`` would land on, pointed at instead of clicked."""
+    action = ground_click(Click(target=intent.target), g)
+    action["args"] = {**action["args"], "hover": True}  # type: ignore[typeddict-item]
+    action["reasoning"] = f"point at it: {action.get('reasoning') or ''}"
+    return action
 
 
 def _choice_candidates(g: Grounding, target: str) -> list[tuple[Scored, str]]:

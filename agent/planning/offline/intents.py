@@ -55,6 +55,17 @@ class Click:
 
 
 @dataclass(frozen=True)
+class Hover:
+    """Point at an element without clicking it: a menu item whose submenu opens under the pointer (a click
+    would choose the item itself)."""
+
+    target: str
+
+    def step(self) -> str:
+        return f"Point at {quote(self.target)}"
+
+
+@dataclass(frozen=True)
 class Choose:
     """Select/choose/pick an item: check it if it is a checkbox/radio, pick it in a dropdown, else click it."""
 
@@ -189,6 +200,7 @@ Intent = (
     Navigate
     | Search
     | Click
+    | Hover
     | Choose
     | TypeText
     | SelectOption
@@ -205,7 +217,7 @@ Intent = (
 )
 
 #: Intents that act on an element of the current page (they need a page to be open).
-ELEMENT_INTENTS = (Click, Choose, TypeText, SelectOption, SetCheck, ScrollTo, Submit, Dismiss)
+ELEMENT_INTENTS = (Click, Hover, Choose, TypeText, SelectOption, SetCheck, ScrollTo, Submit, Dismiss)
 
 
 def always_changes_page(intent: Intent) -> bool:
@@ -228,6 +240,7 @@ def describe(intent: Intent) -> str:
         "Search": "searched",
         "Click": "clicked",
         "Choose": "chose",
+        "Point": "pointed",
         "Type": "typed",
         "Select": "selected",
         "Check": "checked",

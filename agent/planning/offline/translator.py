@@ -16,6 +16,7 @@ from agent.planning.offline.ground_controls import (
     ground_check,
     ground_choose,
     ground_click,
+    ground_hover,
     ground_select,
     ground_submit,
     ground_type,
@@ -35,6 +36,7 @@ from agent.planning.offline.intents import (
     Dismiss,
     GoBack,
     GoForward,
+    Hover,
     Intent,
     Navigate,
     PressKey,
@@ -55,6 +57,7 @@ def ground(intent: Intent, g: Grounding, allowed: list[str]) -> Action:
     """The one action that carries out ``intent`` on the observed page (raises Failure)."""
     simple: dict[type, Callable[[Any, Grounding], Action]] = {
         Click: ground_click,
+        Hover: ground_hover,
         Choose: ground_choose,
         TypeText: ground_type,
         SelectOption: ground_select,
