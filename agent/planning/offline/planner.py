@@ -47,6 +47,7 @@ from agent.planning.offline.page import is_button, is_link, role_of, visible_tex
 from agent.planning.offline.questions import Answer, analyze
 from agent.planning.offline.reading import answer_question
 from agent.planning.offline.reveal import reveal_step, reveals_done
+from agent.planning.offline.semantic import take_note
 from agent.planning.offline.text import clip
 from agent.planning.offline.translator import ground
 from agent.planning.offline.urls import canonical_url, is_blank, looks_like_url
@@ -149,6 +150,9 @@ def _page_error(observation: Observation) -> str:
 def _result(**fields: Any) -> PlanResult:
     result: dict[str, Any] = {"proposed_actions": [], "task_complete": False, "usage": dict(ZERO_USAGE)}
     result.update(fields)
+    note = take_note()
+    if note and isinstance(result.get("raw"), dict):
+        result["raw"] = {**result["raw"], "note": note}  # the trace says once that matching is by words only
     return result  # type: ignore[return-value]
 
 
