@@ -258,3 +258,11 @@ def test_an_ordinal_reference_keeps_its_noun_and_a_date_is_not_split_into_option
     assert [i.step() for i in parse_goal('type "Ada" in lowercase into the name field').intents] == [
         'Type "ada" into "name"'
     ]
+
+
+async def test_a_page_with_nothing_to_read_is_said_so_plainly(run_widget, session):
+    """Colour swatches without text: the run ends saying the page gives nothing to match words on."""
+    result, _ = await run_widget("Click on the red colored box.", "swatches.html")
+    assert result["terminal_type"] == "goal_failed"
+    assert "no text, label or control the offline planner can read" in result["stop_reason"]
+    assert (await session.page.inner_text("#log")).strip() == ""

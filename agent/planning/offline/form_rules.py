@@ -19,6 +19,7 @@ from agent.planning.offline.intents import (
     Submit,
     TypeText,
 )
+from agent.planning.offline.page_rules import matched
 from agent.planning.offline.targets import ARTICLES, click_targets, ordinal_of, split_list, target_of, value
 from agent.planning.offline.text import MASK, number_value, only_mask
 from agent.planning.offline.urls import canonical_url, looks_like_url
@@ -109,15 +110,11 @@ def parse_login(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
     return intents
 
 
-def parse_signup(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
-    m = re.match(
-        r"^(?P<v>sign[\s-]*up|signup|subscribe|register|enrol+|join|create\s+(?:an?\s+|my\s+|a\s+new\s+)?"
-        r"account)\b(?P<rest>.*)$",
-        c,
-        I,
-    )
-    if not m:
-        return None
+@matched(
+    r"^(?P<v>sign[\s-]*up|signup|subscribe|register|enrol+|join|create\s+(?:an?\s+|my\s+|a\s+new\s+)?"
+    r"account)\b(?P<rest>.*)$"
+)
+def parse_signup(m: re.Match[str], spans: tuple[str, ...]) -> list[Intent] | None:
     verb = re.sub(r"\s+", " ", m.group("v").lower())
     prefix, rest = _site_prefix(m.group("rest"), spans)
     what = ""
@@ -145,16 +142,12 @@ def parse_signup(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
     return intents
 
 
-def parse_submit(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
-    m = re.match(
-        r"^(?:submit|send)(?:\s+(?:the|this|your|my))?(?:\s+(?P<p>log[\s-]?in|sign[\s-]?in|signin|sign[\s-]?up|"
-        r"signup|registration|register|subscription|subscribe|newsletter|search|contact))?(?:\s+(?:form|details|"
-        r"info(?:rmation)?|data|it|request|entry|answers?))?$",
-        c,
-        I,
-    )
-    if not m:
-        return None
+@matched(
+    r"^(?:submit|send)(?:\s+(?:the|this|your|my))?(?:\s+(?P<p>log[\s-]?in|sign[\s-]?in|signin|sign[\s-]?up|"
+    r"signup|registration|register|subscription|subscribe|newsletter|search|contact))?(?:\s+(?:form|details|"
+    r"info(?:rmation)?|data|it|request|entry|answers?))?$"
+)
+def parse_submit(m: re.Match[str], spans: tuple[str, ...]) -> list[Intent] | None:
     purpose = PURPOSES.get(re.sub(r"\s+", " ", (m.group("p") or "").lower()), "")
     return [Submit(purpose)]
 
@@ -397,16 +390,12 @@ _FIELD_PAIR = re.compile(
 )
 
 
-def parse_form(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
+@matched(
+    r"^(?P<verb>use|fill(?:\s+in|\s+out)?|complete|submit)\s+(?:the\s+|this\s+)?(?:[\w-]+\s+)?form\b[^:]*?"
+    r"(?::|\s+with)\s*(?P<pairs>.+)$"
+)
+def parse_form(m: re.Match[str], spans: tuple[str, ...]) -> list[Intent] | None:
     """'fill in the form: name Ada Lovelace, email ada@x.io, message "Hi"' -> one typed value per field."""
-    m = re.match(
-        r"^(?P<verb>use|fill(?:\s+in|\s+out)?|complete|submit)\s+(?:the\s+|this\s+)?(?:[\w-]+\s+)?form\b[^:]*?"
-        r"(?::|\s+with)\s*(?P<pairs>.+)$",
-        c,
-        I,
-    )
-    if not m:
-        return None
     out: list[Intent] = []
     for pair in re.split(r"\s*[,;]\s*(?:and\s+)?|\s+and\s+", m.group("pairs")):
         if not pair.strip():
@@ -420,15 +409,11 @@ def parse_form(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
     return out or None
 
 
-def parse_cart(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
-    m = re.match(
-        r"^(?P<v>add|remove|delete|move)\s+(?P<x>.+?)\s+(?P<p>to|from|into|in)\s+(?:the\s+|my\s+|your\s+)?(?P<c>"
-        r"(?:shopping\s+)?(?:cart|basket|bag)|wish\s*list|favou?rites|order|compare|comparison)$",
-        c,
-        I,
-    )
-    if not m:
-        return None
+@matched(
+    r"^(?P<v>add|remove|delete|move)\s+(?P<x>.+?)\s+(?P<p>to|from|into|in)\s+(?:the\s+|my\s+|your\s+)?(?P<c>"
+    r"(?:shopping\s+)?(?:cart|basket|bag)|wish\s*list|favou?rites|order|compare|comparison)$"
+)
+def parse_cart(m: re.Match[str], spans: tuple[str, ...]) -> list[Intent] | None:
     verb = m.group("v").lower()
     container = re.sub(r"\s+", " ", m.group("c").lower()).replace("shopping ", "")
     target = f"add to {container}" if verb in ("add", "move") else "remove"
@@ -447,15 +432,11 @@ def _menu_path(x: str, spans: tuple[str, ...]) -> list[Intent] | None:
     return [*(Hover(p) for p in path[:-1]), Click(target=path[-1])]
 
 
-def parse_hover(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
-    m = re.match(
-        r"^(?:hover|mouse)\s+(?:the\s+(?:mouse|pointer|cursor)\s+)?(?:over|on|onto)\s+(?P<x>.+)$|^point\s+(?:at|to)\s+"
-        r"(?P<y>.+)$|^move\s+the\s+(?:mouse|pointer|cursor)\s+(?:over|onto|to)\s+(?P<z>.+)$",
-        c,
-        I,
-    )
-    if not m:
-        return None
+@matched(
+    r"^(?:hover|mouse)\s+(?:the\s+(?:mouse|pointer|cursor)\s+)?(?:over|on|onto)\s+(?P<x>.+)$|^point\s+(?:at|to)\s+"
+    r"(?P<y>.+)$|^move\s+the\s+(?:mouse|pointer|cursor)\s+(?:over|onto|to)\s+(?P<z>.+)$"
+)
+def parse_hover(m: re.Match[str], spans: tuple[str, ...]) -> list[Intent] | None:
     phrase, _role = target_of(m.group("x") or m.group("y") or m.group("z"), spans, CLICK_HINTS)
     return [Hover(phrase)] if phrase else None
 
