@@ -250,34 +250,66 @@ def parse_select(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
     return [SelectOption(options[0], field, tuple(options[1:]))]
 
 
-_SEVERAL_FIELDS = re.compile(
-    r"\s+(?:into|in|to)\s+(?:the\s+)?(?P<n>both|two|2|all|each|every)\b.*\b(?:fields?|box(?:es)?|inputs?|textbox(?:es)?)\b",
-    re.I,
+#: What a typing clause may carry besides the text and the field, compiled together:
+#: - several fields: 'into both fields';
+#: - a reference: words that point at text instead of being it ('type it'), which cannot be resolved here;
+#: - a description of the text instead of the text ('an item that starts with "An"', 'a word with 5 letters'):
+#:   typing the description itself would be a false success;
+#: - a casing: 'in all upper case letters', 'in lowercase', 'in capitals'.
+_SEVERAL_FIELDS, _REFERENCE, _DESCRIPTION, _CASING = (
+    re.compile(rx, I)
+    for rx in (
+        r"\s+(?:into|in|to)\s+(?:the\s+)?(?P<n>both|two|2|all|each|every)\b.*\b(?:fields?|box(?:es)?|inputs?|"
+        r"textbox(?:es)?)\b",
+        r"(?:it|that|this|them|those|these|the\s+same|(?:the|that|this)\s+(?:text|word|words|value|number|answer|"
+        r"result|one|phrase|name|code)(?:\s+(?:below|above|shown|displayed|given|here|there|of\s+.+|from\s+.+))?)",
+        r"(?:(?:an?|any|some|one)\s+(?:\w+\s+){1,2}?|something\s+|anything\s+)(?:that|which|who|whose|with|"
+        r"starting|beginning|ending|containing|matching|of\s+your|from\s+the)\b",
+        r"\s+(?:in|using|with)\s+(?:all\s+)?(?:(?P<up>upper[\s-]*case|caps|capitals|capital\s+letters|"
+        r"block\s+capitals)|(?P<low>lower[\s-]*case|small\s+letters))(?:\s+letters)?(?=\s|$)",
+    )
 )
 
 
-#: Words that point at text instead of being it; the offline planner cannot resolve them, so it says so.
-_REFERENCE = re.compile(
-    r"(?:it|that|this|them|those|these|the\s+same|(?:the|that|this)\s+(?:text|word|words|value|number|answer|"
-    r"result|one|phrase|name|code)(?:\s+(?:below|above|shown|displayed|given|here|there|of\s+.+|from\s+.+))?)",
-    re.I,
-)
-
-
-#: An indefinite description of the text instead of the text: 'an item that starts with "An"', 'a word with 5
-#: letters', 'something ending in -ing'. Typing the description itself would be a false success.
-_DESCRIPTION = re.compile(
-    r"(?:(?:an?|any|some|one)\s+(?:\w+\s+){1,2}?|something\s+|anything\s+)(?:that|which|who|whose|with|"
-    r"starting|beginning|ending|containing|matching|of\s+your|from\s+the)\b",
-    re.I,
-)
-
-
-#: 'in all upper case letters', 'in lowercase', 'in capitals': how the typed text must be cased.
-_CASING = re.compile(
-    r"\s+(?:in|using|with)\s+(?:all\s+)?(?:(?P<up>upper[\s-]*case|caps|capitals|capital\s+letters|block\s+capitals)"
-    r"|(?P<low>lower[\s-]*case|small\s+letters))(?:\s+letters)?(?=\s|$)",
-    re.I,
+#: The ways to say what to type where, tried in order, each with the most words its field phrase may have:
+#: 'use the search box to enter X', 'enter your email a@b.c', 'type X into Y', 'type X in Y', 'fill Y with X',
+#: 'enter X as Y', 'type X'. The group k marks a known field name, whose value must not be a continuation word.
+_TYPING: tuple[tuple[re.Pattern[str], int], ...] = tuple(
+    (re.compile(rx, I), longest)
+    for rx, longest in (
+        (
+            r"^use\s+(?:the\s+)?(?P<f>.+?)\s+to\s+(?:enter|type|input|write|fill\s+in|search\s+for|search)\s+"
+            r"(?P<t>.+)$",
+            99,
+        ),
+        (
+            r"^(?:enter|type|input|write|fill\s+in|provide|supply|use)\s+(?:the\s+|an?\s+|your\s+|my\s+)?(?P<k>)"
+            r"(?P<f>"
+            + KNOWN_FIELDS
+            + r")\s*(?:as\s+|of\s+|=\s*|:\s*|is\s+)?(?P<t>"
+            + MASK
+            + r"\d+"
+            + MASK
+            + r"|(?!(?:into|in|to|as)\b)\S+(?:\s+(?!(?:into|in)\b)\S+){0,3}?)(?:\s+(?:into|in)\s+.+)?$",
+            99,
+        ),
+        (
+            r"^(?:type|enter|input|write|key\s+in|insert|paste|fill\s+in|put)\s+(?P<t>.+)\s+(?:into|in\s+to|inside|"
+            r"onto)\s+(?P<f>.+)$",
+            7,
+        ),
+        (r"^(?:type|enter|input|write|key\s+in|insert|paste|put)\s+(?P<t>.+)\s+(?:in|on|to)\s+(?P<f>.+)$", 7),
+        (
+            r"^(?:fill(?:\s+in|\s+out)?|complete|populate|set|change|update)\s+(?P<f>.+?)\s+(?:with|to|as|=)\s+"
+            r"(?P<t>.+)$",
+            99,
+        ),
+        (
+            r"^(?:enter|type|input|write|use|put)\s+(?P<t>.+?)\s+(?:as|for)\s+(?:the\s+|your\s+|my\s+)?(?P<f>.+)$",
+            99,
+        ),
+        (r"^(?:type|enter|input|write|key\s+in)\s+(?P<t>.+)$", 99),
+    )
 )
 
 
@@ -309,54 +341,18 @@ def parse_type(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
             return None  # "type it", "enter an item that starts with An": a reference, not the text to type
         return [TypeText(text, field)]
 
-    m = re.match(
-        r"^use\s+(?:the\s+)?(?P<f>.+?)\s+to\s+(?:enter|type|input|write|fill\s+in|search\s+for|search)\s+"
-        r"(?P<t>.+)$",
-        c,
-        I,
-    )
-    if m:
-        return make(m.group("t"), m.group("f"))
-    m = re.match(
-        r"^(?:enter|type|input|write|fill\s+in|provide|supply|use)\s+(?:the\s+|an?\s+|your\s+|my\s+)?"
-        r"(?P<f>"
-        + KNOWN_FIELDS
-        + r")\s*(?:as\s+|of\s+|=\s*|:\s*|is\s+)?(?P<t>"
-        + MASK
-        + r"\d+"
-        + MASK
-        + r"|(?!(?:into|in|to|as)\b)\S+(?:\s+(?!(?:into|in)\b)\S+){0,3}?)(?:\s+(?:into|in)\s+.+)?$",
-        c,
-        I,
-    )
-    if m and m.group("t").lower() not in CONTINUATIONS:
-        return make(m.group("t"), m.group("f"))
-    for rx in (
-        r"^(?:type|enter|input|write|key\s+in|insert|paste|fill\s+in|put)\s+(?P<t>.+)\s+(?:into|in\s+to|inside|"
-        r"onto)\s+(?P<f>.+)$",
-        r"^(?:type|enter|input|write|key\s+in|insert|paste|put)\s+(?P<t>.+)\s+(?:in|on|to)\s+(?P<f>.+)$",
-    ):
-        m = re.match(rx, c, I)
-        if m and len(m.group("f").split()) <= 7:
-            return make(m.group("t"), m.group("f"))
-    m = re.match(
-        r"^(?:fill(?:\s+in|\s+out)?|complete|populate|set|change|update)\s+(?P<f>.+?)\s+(?:with|to|as|=)\s+"
-        r"(?P<t>.+)$",
-        c,
-        I,
-    )
-    if m:
-        return make(m.group("t"), m.group("f"))
-    m = re.match(
-        r"^(?:enter|type|input|write|use|put)\s+(?P<t>.+?)\s+(?:as|for)\s+(?:the\s+|your\s+|my\s+)?(?P<f>.+)$",
-        c,
-        I,
-    )
-    if m:
-        return make(m.group("t"), m.group("f"))
-    m = re.match(r"^(?:type|enter|input|write|key\s+in)\s+(?P<t>.+)$", c, I)
-    if m:
-        return make(m.group("t"), "")
+    for rx, longest_field in _TYPING:
+        m = rx.match(c)
+        if not m:
+            continue
+        field = m.groupdict().get("f") or ""
+        if (
+            len(field.split()) > longest_field
+            or m.group("t").lower() in CONTINUATIONS
+            and "k" in m.groupdict()
+        ):
+            continue
+        return make(m.group("t"), field)
     m = re.match(r"^(?:clear|empty|erase)\s+(?:out\s+)?(?P<f>.+)$", c, I)
     if m:
         field, role = target_of(m.group("f"), spans, FIELD_HINTS + ("checkbox",))

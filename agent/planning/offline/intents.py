@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import ClassVar
 
 from agent.planning.offline.text import ordinal_word, quote
 
@@ -18,20 +19,36 @@ _QUESTION_WORD = re.compile(
 PURPOSE_WORDS = {"login": "login", "signup": "sign-up", "subscribe": "subscription", "search": "search"}
 
 
+class _Templated:
+    """An intent whose step is one template over its fields: ``{name}`` as written, ``{q_name}`` quoted."""
+
+    TEMPLATE: ClassVar[str] = ""
+
+    def step(self) -> str:
+        values = dict(vars(self))
+        quoted = {f"q_{k}": quote(v) for k, v in values.items() if isinstance(v, str)}
+        return self.TEMPLATE.format(**values, **quoted)
+
+
 @dataclass(frozen=True)
-class Navigate:
+class _Targeted(_Templated):
+    target: str  # the element's name (or, to scroll to, text on the page)
+
+
+@dataclass(frozen=True)
+class Navigate(_Templated):
+    """Open ``url`` (already canonical: scheme and host)."""
+
+    TEMPLATE: ClassVar[str] = "Navigate to {url}"
     url: str
 
-    def step(self) -> str:
-        return f"Navigate to {self.url}"
-
 
 @dataclass(frozen=True)
-class Search:
-    query: str
+class Search(_Templated):
+    """Search for ``query``: with the page's own search box when it has one, else with the search engine."""
 
-    def step(self) -> str:
-        return f"Search for {quote(self.query)}"
+    TEMPLATE: ClassVar[str] = "Search for {q_query}"
+    query: str
 
 
 @dataclass(frozen=True)
@@ -55,24 +72,18 @@ class Click:
 
 
 @dataclass(frozen=True)
-class Hover:
+class Hover(_Targeted):
     """Point at an element without clicking it: a menu item whose submenu opens under the pointer (a click
     would choose the item itself)."""
 
-    target: str
-
-    def step(self) -> str:
-        return f"Point at {quote(self.target)}"
+    TEMPLATE: ClassVar[str] = "Point at {q_target}"
 
 
 @dataclass(frozen=True)
-class Choose:
+class Choose(_Targeted):
     """Select/choose/pick an item: check it if it is a checkbox/radio, pick it in a dropdown, else click it."""
 
-    target: str
-
-    def step(self) -> str:
-        return f"Choose {quote(self.target)}"
+    TEMPLATE: ClassVar[str] = "Choose {q_target}"
 
 
 #: The field of a TypeText that goes into the first empty text field ('type X into both fields' is two of them).
@@ -117,11 +128,9 @@ class SetCheck:
 
 
 @dataclass(frozen=True)
-class PressKey:
+class PressKey(_Templated):
+    TEMPLATE: ClassVar[str] = "Press {key}"
     key: str
-
-    def step(self) -> str:
-        return f"Press {self.key}"
 
 
 @dataclass(frozen=True)
@@ -137,23 +146,18 @@ class Scroll:
 
 
 @dataclass(frozen=True)
-class ScrollTo:
-    target: str
-
-    def step(self) -> str:
-        return f"Scroll to {quote(self.target)}"
+class ScrollTo(_Targeted):
+    TEMPLATE: ClassVar[str] = "Scroll to {q_target}"
 
 
 @dataclass(frozen=True)
-class GoBack:
-    def step(self) -> str:
-        return "Go back"
+class GoBack(_Templated):
+    TEMPLATE: ClassVar[str] = "Go back"  # in the active tab's history
 
 
 @dataclass(frozen=True)
-class GoForward:
-    def step(self) -> str:
-        return "Go forward"
+class GoForward(_Templated):
+    TEMPLATE: ClassVar[str] = "Go forward"  # in the active tab's history
 
 
 @dataclass(frozen=True)
