@@ -267,3 +267,12 @@ async def test_a_page_with_nothing_to_read_is_said_so_plainly(run_widget, sessio
     assert result["terminal_type"] == "goal_failed"
     assert "no text, label or control the offline planner can read" in result["stop_reason"]
     assert (await session.page.inner_text("#log")).strip() == ""
+
+
+async def test_the_section_and_url_an_answer_was_read_from_reach_the_result_evidence(run_widget):
+    result, _ = await run_widget("In the Logging section, what is the default log level?", "manual.html")
+    assert result["terminal_type"] == "goal_satisfied", result["stop_reason"]
+    assert "warning" in result["final_answer"]
+    (proof,) = [e for e in result["evidence"] if e["kind"] == "answer"]
+    assert proof["section"] == "Logging"
+    assert proof["source"].endswith("/manual.html#logging")
