@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
+from agent.planning.base import HistoryItem
 from agent.planning.offline.dates import parse_when, value_kind
 from agent.planning.offline.intents import Click, Intent, SelectOption, TypeText
 from agent.planning.offline.page import attr, is_clickable, is_text_field, labels, reading_order, visible_text
@@ -96,10 +97,12 @@ def day_click(observation: Observation, value: str) -> tuple[Element, str] | Non
     return (cell, f"{when:%B} {when.day}, {when.year}") if cell is not None else None
 
 
-def picker_step(intent: Intent, observation: Observation, planned: Action | None) -> str | None:
-    """The step that brings a date field's calendar to the date's month: open the calendar, or go one month
-    back or forward. None when the step can go ahead as it is (``planned`` is what it would do now) or when
-    there is no calendar to use."""
+def picker_step(
+    intent: Intent, observation: Observation, planned: Action | None, history: list[HistoryItem]
+) -> str | None:
+    """The step that brings a date field's calendar to the date's month: open the calendar (twice at most), or
+    go one month back or forward. None when the step can go ahead as it is (``planned`` is what it would do
+    now) or when there is no calendar to use."""
     when = date_of(intent)
     if when is None or day_click(
         observation, intent.option if isinstance(intent, SelectOption) else intent.text
@@ -121,4 +124,5 @@ def picker_step(intent: Intent, observation: Observation, planned: Action | None
     ]
     if len(closed) != 1 or not _step_name(closed[0]):
         return None
-    return Click(_step_name(closed[0]), role="textbox").step()
+    step = Click(_step_name(closed[0]), role="textbox").step()
+    return step if sum(1 for h in history if h.get("plan_step") == step) < 2 else None

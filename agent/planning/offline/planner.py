@@ -265,7 +265,11 @@ def plan_goal(request: PlanRequest) -> PlanResult:
         )
 
     dated = date_of(remaining[0]) is not None
-    picker = picker_step(remaining[0], observation, _dry_run(remaining[0], observation)) if dated else None
+    picker = (
+        picker_step(remaining[0], observation, _dry_run(remaining[0], observation), history)
+        if dated
+        else None
+    )
     if picker:
         return _result(
             proposed_actions=[picker], raw=raw, reasoning="the date goes in through the field's calendar"
