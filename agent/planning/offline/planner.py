@@ -25,10 +25,12 @@ from agent.planning.offline.intents import (
     Choose,
     Click,
     Dismiss,
+    Hover,
     Intent,
     Navigate,
     Search,
     SetCheck,
+    Wait,
     always_changes_page,
     describe,
 )
@@ -58,6 +60,8 @@ MAX_STEP_FAILURES = 3
 MAX_OVERLAY_ATTEMPTS = 2
 MAX_RETRY_SCROLLS = 6
 RETRY_SCROLL_STEP = "Scroll down one page"
+SUBMENU_WAIT_STEP = Wait(1.0).step()
+MAX_SUBMENU_WAITS = 2
 _HARD_ERRORS = ("tool_limit", ERROR_NAVIGATION_BLOCKED)
 _SUBMIT_LIKE = re.compile(
     r"\b(?:submit|search|go|log\s*in|sign\s*in|sign\s*up|login|signin|signup|register|continue|next|"
@@ -289,7 +293,10 @@ def plan_goal(request: PlanRequest) -> PlanResult:
         and last.get("status") == "failure"
         and last.get("error_type") == "element_not_found"
     )
-    reveal = reveal_step(observation, history) if not_found else None
+    opening = not_found and done > 0 and isinstance(actions[done - 1], Hover)
+    if opening and sum(1 for h in history if h.get("plan_step") == SUBMENU_WAIT_STEP) < MAX_SUBMENU_WAITS:
+        steps.append(SUBMENU_WAIT_STEP)  # a submenu opens a moment after the pointer reaches its item
+    reveal = reveal_step(observation, history) if not_found and not opening else None
     if reveal:
         steps.append(reveal)  # the element may be inside a collapsed section or another tab
     elif not_found and can_scroll_down(observation, history) and retry_scrolls < MAX_RETRY_SCROLLS:
