@@ -129,8 +129,8 @@ class SetCheck:
 
 @dataclass(frozen=True)
 class PressKey(_Templated):
+    key: str  # as Playwright names it: Enter, Escape, ArrowDown, Control+a ...
     TEMPLATE: ClassVar[str] = "Press {key}"
-    key: str
 
 
 @dataclass(frozen=True)
