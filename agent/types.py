@@ -75,9 +75,9 @@ KIND_INVALID_ACTION: BackendErrorKind = "invalid_action"
 class ActionArgs(TypedDict, total=False):
     """Arguments by action. Only the keys an action uses are present.
 
-    click: -
+    click: hover (bool: only move the pointer onto the element, to open a submenu)
     type: text, submit (bool: press Enter afterwards), clear (bool, default True)
-    select_option: option (visible label or value)
+    select_option: option (visible label or value); options (list: every option to pick in a multiple select)
     scroll: direction ("up"|"down"), amount ("page" | pixels as int); element_id optional (scroll inside it)
     press_key: key ("Enter", "Escape", "Tab", "ArrowDown", ...)
     navigate: url
@@ -90,9 +90,11 @@ class ActionArgs(TypedDict, total=False):
     """
 
     text: str
+    hover: bool
     submit: bool
     clear: bool
     option: str
+    options: list[str]
     direction: Literal["up", "down"]
     amount: str | int
     key: str

@@ -121,6 +121,24 @@ def _failed(reason: str, message: str, verdict: Verdict | None = None, candidate
     }
 
 
+def with_sources(
+    evidence: list[dict[str, Any]], planner_output: dict[str, Any] | None
+) -> list[dict[str, Any]]:
+    """Answer proofs with the section and source URL the planner says it read the answer from (the offline
+    planner records them in its output), so result.json's evidence names the place, not only the page."""
+    read = [e for e in (planner_output or {}).get("evidence") or [] if isinstance(e, dict) and e.get("found")]
+    out = []
+    for item in evidence:
+        quote = str(item.get("quote") or "").strip()
+        place = next((e for e in read if quote and quote in str(e.get("answer") or "")), None)
+        if item.get("kind") == "answer" and place is None and len(read) == 1:
+            place = read[0]
+        if item.get("kind") == "answer" and place is not None:
+            item = {**item, "section": place.get("section") or "", "source": place.get("source") or ""}
+        out.append(item)
+    return out
+
+
 def judge_claim(
     state: AgentState, claim: dict[str, Any], readings: dict[str, dict[str, Any] | None] | None = None
 ) -> dict[str, Any]:
@@ -287,6 +305,9 @@ async def goal_check(state: AgentState, ctx: Context) -> dict[str, Any]:
     if claim:
         readings = await page_readings(state, parts, (claim.get("answer") or "").strip())
         verdict = judge_claim({**state, "goal_parts": parts}, claim, readings)
+        verdict["goal_evidence"] = with_sources(
+            verdict.get("goal_evidence") or [], state.get("planner_output")
+        )
         judged: dict[str, Any] = {}
         if ctx.judge == "model" and verdict["terminal_type"] == GOAL_SATISFIED:
             verdict, judged = await second_opinion(state, ctx, parts, verdict)

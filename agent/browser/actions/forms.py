@@ -151,18 +151,34 @@ async def select_action(run: ActionRun) -> Outcome:
     if wanted is None or str(wanted).strip() == "":
         return fail("unknown", "select_option needs args.option (a visible label or a value)")
     wanted = str(wanted)
+    # args.options (a list) selects several options of a multiple <select> at once: one by one, each would
+    # replace the last.
+    several = [str(o) for o in run.args.get("options") or [] if str(o).strip()]
 
     async def direct(locator: Any, what: str) -> Outcome:
         info = await locator.evaluate(browser_script("select_info"), timeout=run.ms(1.0))
         if info["tag"] != "select":
             return await _custom_dropdown(run, locator, what, wanted)
         try:
+            if len(several) > 1:
+                return await select_several(locator, what, info)
             choice = match_option(wanted, info["options"])
         except ActionFailed as exc:
             exc.final = True
             raise
         await locator.select_option(value=choice["value"], timeout=run.ms(2.0))
         return await verify(locator, what, choice, "")
+
+    async def select_several(locator: Any, what: str, info: dict[str, Any]) -> Outcome:
+        if not info.get("multiple"):
+            raise ActionFailed("tool_limit", f"{what} takes one option, not {len(several)}")
+        choices = [match_option(w, info["options"]) for w in several]
+        await locator.select_option(value=[c["value"] for c in choices], timeout=run.ms(2.0))
+        selected = await locator.evaluate(browser_script("selected_values"), timeout=run.ms(1.0))
+        if sorted(selected) != sorted(c["value"] for c in choices):
+            raise ActionFailed("unknown", f"{what} did not keep the options {[c['label'] for c in choices]}")
+        await settle(run, cap=1.0)
+        return ok(f"selected {', '.join(repr(c['label']) for c in choices)} in {what}")
 
     async def verify(locator: Any, what: str, choice: dict[str, Any], how: str) -> Outcome:
         selected = await locator.evaluate(browser_script("selected_values"), timeout=run.ms(1.0))

@@ -5,15 +5,20 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from agent.browser.actions.base import ActionRun, Outcome, fail, ok, settle
+from agent.browser.actions.base import ActionFailed, ActionRun, Outcome, fail, ok, settle
 from agent.browser.actions.elements import element_action
 from agent.browser.scripts import browser_script
 
 
 async def click_action(run: ActionRun) -> Outcome:
-    """Click an element (through the element fallback chain)."""
+    """Click an element (through the element fallback chain); with args.hover, only move the pointer onto it
+    (a menu that opens its submenu on hover would take a click on the parent item as choosing it)."""
 
     async def direct(locator: Any, what: str) -> Outcome:
+        if run.args.get("hover"):
+            await locator.hover(timeout=run.ms(2.0))
+            await settle(run)
+            return ok(f"pointed at {what}")
         await locator.click(
             timeout=run.ms(run.attempt_cap or min(2.5, max(0.8, run.options.action_timeout_s / 4)))
         )
@@ -21,6 +26,10 @@ async def click_action(run: ActionRun) -> Outcome:
         return ok(f"clicked {what}")
 
     async def js(locator: Any, what: str) -> Outcome:
+        if run.args.get("hover"):
+            raise ActionFailed(
+                "element_not_found", f"could not point at {what}"
+            )  # a script click would choose it
         await locator.evaluate(browser_script("click"), timeout=run.ms(1.5))
         await settle(run)
         return ok(f"clicked {what} with a JS click")

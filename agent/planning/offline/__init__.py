@@ -11,7 +11,9 @@ Modules, each with one job:
 - planning: ``planner`` (next steps), ``leads`` (where to go when this page cannot serve the goal);
 - grounding: ``translator`` (step -> action), ``grounding`` (shared context and history), ``ground_controls``
   and ``ground_page`` (grounders by kind), ``matching`` (phrase -> element), ``reveal`` (opening collapsed
-  sections and tabs when a step's element is hidden), ``dates`` (dates and times in an input's own format);
+  sections and tabs when a step's element is hidden), ``dates`` (dates and times in an input's own format),
+  ``calendar`` (a read-only date field filled through its calendar), ``semantic`` (closeness in meaning from a
+  static embedding model shipped in its wheel, next to the lexical score);
 - reading pages: ``page`` (element kinds, labels, geometry), ``listings``, ``overlays``;
 - answering: ``questions`` (what is asked), ``answers`` (question -> answer), ``values`` (typed values in
   text), ``items`` (listing items and their facts), ``messages`` (what the page announces).

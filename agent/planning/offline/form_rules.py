@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import re
 
+from agent.planning.offline.dates import value_kind
 from agent.planning.offline.intents import (
     NEXT_EMPTY_FIELD,
     Choose,
     Click,
+    Hover,
     Intent,
     Navigate,
     SelectOption,
@@ -17,11 +19,13 @@ from agent.planning.offline.intents import (
     Submit,
     TypeText,
 )
+from agent.planning.offline.page_rules import matched
 from agent.planning.offline.targets import ARTICLES, click_targets, ordinal_of, split_list, target_of, value
 from agent.planning.offline.text import MASK, number_value, only_mask
 from agent.planning.offline.urls import canonical_url, looks_like_url
 from agent.planning.offline.vocabulary import (
     CHECK_HINTS,
+    CLICK_HINTS,
     CLICK_VERBS,
     CONTINUATIONS,
     FIELD_HINTS,
@@ -106,15 +110,11 @@ def parse_login(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
     return intents
 
 
-def parse_signup(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
-    m = re.match(
-        r"^(?P<v>sign[\s-]*up|signup|subscribe|register|enrol+|join|create\s+(?:an?\s+|my\s+|a\s+new\s+)?"
-        r"account)\b(?P<rest>.*)$",
-        c,
-        I,
-    )
-    if not m:
-        return None
+@matched(
+    r"^(?P<v>sign[\s-]*up|signup|subscribe|register|enrol+|join|create\s+(?:an?\s+|my\s+|a\s+new\s+)?"
+    r"account)\b(?P<rest>.*)$"
+)
+def parse_signup(m: re.Match[str], spans: tuple[str, ...]) -> list[Intent] | None:
     verb = re.sub(r"\s+", " ", m.group("v").lower())
     prefix, rest = _site_prefix(m.group("rest"), spans)
     what = ""
@@ -142,16 +142,12 @@ def parse_signup(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
     return intents
 
 
-def parse_submit(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
-    m = re.match(
-        r"^(?:submit|send)(?:\s+(?:the|this|your|my))?(?:\s+(?P<p>log[\s-]?in|sign[\s-]?in|signin|sign[\s-]?up|"
-        r"signup|registration|register|subscription|subscribe|newsletter|search|contact))?(?:\s+(?:form|details|"
-        r"info(?:rmation)?|data|it|request|entry|answers?))?$",
-        c,
-        I,
-    )
-    if not m:
-        return None
+@matched(
+    r"^(?:submit|send)(?:\s+(?:the|this|your|my))?(?:\s+(?P<p>log[\s-]?in|sign[\s-]?in|signin|sign[\s-]?up|"
+    r"signup|registration|register|subscription|subscribe|newsletter|search|contact))?(?:\s+(?:form|details|"
+    r"info(?:rmation)?|data|it|request|entry|answers?))?$"
+)
+def parse_submit(m: re.Match[str], spans: tuple[str, ...]) -> list[Intent] | None:
     purpose = PURPOSES.get(re.sub(r"\s+", " ", (m.group("p") or "").lower()), "")
     return [Submit(purpose)]
 
@@ -196,12 +192,30 @@ def _check_targets(x: str, spans: tuple[str, ...], on: bool) -> list[Intent] | N
     items = split_list(x) if "," in x else [x]
     out: list[Intent] = []
     for raw in items:
-        item = re.sub(r"(?:^|\s+)box$", "", raw.strip(), flags=I)
-        phrase, _role = target_of(item, spans, CHECK_HINTS)
+        item = re.sub(r"(?:^|\s+)box$", "", raw.strip(), flags=I) if not ordinal_of(raw) else raw
+        phrase, _role = _reference(item, spans, CHECK_HINTS)
         if not phrase and len(items) > 1:
             return None
         out.append(SetCheck(phrase, on))
     return out or None
+
+
+def _reference(text: str, spans: tuple[str, ...], roles: tuple[str, ...]) -> tuple[str, str]:
+    """An element named by its position keeps its noun ('the 2nd textbox' -> '2nd textbox', which the grounder
+    reads as a position); any other reference is split into phrase and role hint."""
+    position = ordinal_of(text)
+    if position:
+        return re.sub(r"^(?:the\s+)", "", re.sub(r"\s+", " ", text.strip()), flags=I), ""
+    return target_of(text, spans, roles)
+
+
+#: 'Select -10 with the spinner', 'set 40 using the slider': the value, and the control that takes it.
+_WITH_CONTROL = re.compile(
+    r"^(?:select|choose|pick|set|enter)\s+(?:the\s+)?(?:value\s+|number\s+)?(?P<o>.+?)\s+(?:with|using|via|on)\s+"
+    r"(?P<s>(?:the\s+|a\s+)?(?:[\w-]+\s+){0,2}?(?:spinner|slider|stepper|picker|selector|dropdown|drop-down|"
+    r"select|combo\s*box|list|field|input|box|control))$",
+    re.I,
+)
 
 
 def parse_select(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
@@ -217,44 +231,96 @@ def parse_select(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
         I,
     )
     if not m:
+        m = _WITH_CONTROL.match(c)
+    if not m:
         return None
     if ordinal_of(m.group("o")):
         return None
-    option, _ = target_of(m.group("o"), spans, ("",))
+    several = [m.group("o")]
+    if not value_kind(value(m.group("o"), spans)):  # 'May 3, 2024' is one date; 'and' may be inside a name
+        several = [o for o in re.split(r"\s*,\s*(?:and\s+|or\s+)?", m.group("o")) if o.strip()]
+    options = [target_of(o, spans, ("",))[0] for o in several]
     field, role = target_of(m.group("s"), spans, SELECT_HINTS)
-    if not option or (not field and not role):
+    if not all(options) or (not field and not role):
         return None
     if re.fullmatch(
         r"(?:the\s+)?(?:page|site|results?|list(?:ing)?|search\s+results|grid|table)", m.group("s").strip(), I
     ):
-        return [Choose(option)]
-    return [SelectOption(option, field)]
+        return [Choose(option) for option in options]
+    return [SelectOption(options[0], field, tuple(options[1:]))]
 
 
-_SEVERAL_FIELDS = re.compile(
-    r"\s+(?:into|in|to)\s+(?:the\s+)?(?P<n>both|two|2|all|each|every)\b.*\b(?:fields?|box(?:es)?|inputs?|textbox(?:es)?)\b",
-    re.I,
+#: What a typing clause may carry besides the text and the field, compiled together:
+#: - several fields: 'into both fields';
+#: - a reference: words that point at text instead of being it ('type it'), which cannot be resolved here;
+#: - a description of the text instead of the text ('an item that starts with "An"', 'a word with 5 letters'):
+#:   typing the description itself would be a false success;
+#: - a casing: 'in all upper case letters', 'in lowercase', 'in capitals'.
+_SEVERAL_FIELDS, _REFERENCE, _DESCRIPTION, _CASING = (
+    re.compile(rx, I)
+    for rx in (
+        r"\s+(?:into|in|to)\s+(?:the\s+)?(?P<n>both|two|2|all|each|every)\b.*\b(?:fields?|box(?:es)?|inputs?|"
+        r"textbox(?:es)?)\b",
+        r"(?:it|that|this|them|those|these|the\s+same|(?:the|that|this)\s+(?:text|word|words|value|number|answer|"
+        r"result|one|phrase|name|code)(?:\s+(?:below|above|shown|displayed|given|here|there|of\s+.+|from\s+.+))?)",
+        r"(?:(?:an?|any|some|one)\s+(?:\w+\s+){1,2}?|something\s+|anything\s+)(?:that|which|who|whose|with|"
+        r"starting|beginning|ending|containing|matching|of\s+your|from\s+the)\b",
+        r"\s+(?:in|using|with)\s+(?:all\s+)?(?:(?P<up>upper[\s-]*case|caps|capitals|capital\s+letters|"
+        r"block\s+capitals)|(?P<low>lower[\s-]*case|small\s+letters))(?:\s+letters)?(?=\s|$)",
+    )
 )
 
 
-#: Words that point at text instead of being it; the offline planner cannot resolve them, so it says so.
-_REFERENCE = re.compile(
-    r"(?:it|that|this|them|those|these|the\s+same|(?:the|that|this)\s+(?:text|word|words|value|number|answer|"
-    r"result|one|phrase|name|code)(?:\s+(?:below|above|shown|displayed|given|here|there|of\s+.+|from\s+.+))?)",
-    re.I,
-)
-
-
-#: An indefinite description of the text instead of the text: 'an item that starts with "An"', 'a word with 5
-#: letters', 'something ending in -ing'. Typing the description itself would be a false success.
-_DESCRIPTION = re.compile(
-    r"(?:(?:an?|any|some|one)\s+(?:\w+\s+){1,2}?|something\s+|anything\s+)(?:that|which|who|whose|with|"
-    r"starting|beginning|ending|containing|matching|of\s+your|from\s+the)\b",
-    re.I,
+#: The ways to say what to type where, tried in order, each with the most words its field phrase may have:
+#: 'use the search box to enter X', 'enter your email a@b.c', 'type X into Y', 'type X in Y', 'fill Y with X',
+#: 'enter X as Y', 'type X'. The group k marks a known field name, whose value must not be a continuation word.
+_TYPING: tuple[tuple[re.Pattern[str], int], ...] = tuple(
+    (re.compile(rx, I), longest)
+    for rx, longest in (
+        (
+            r"^use\s+(?:the\s+)?(?P<f>.+?)\s+to\s+(?:enter|type|input|write|fill\s+in|search\s+for|search)\s+"
+            r"(?P<t>.+)$",
+            99,
+        ),
+        (
+            r"^(?:enter|type|input|write|fill\s+in|provide|supply|use)\s+(?:the\s+|an?\s+|your\s+|my\s+)?(?P<k>)"
+            r"(?P<f>"
+            + KNOWN_FIELDS
+            + r")\s*(?:as\s+|of\s+|=\s*|:\s*|is\s+)?(?P<t>"
+            + MASK
+            + r"\d+"
+            + MASK
+            + r"|(?!(?:into|in|to|as)\b)\S+(?:\s+(?!(?:into|in)\b)\S+){0,3}?)(?:\s+(?:into|in)\s+.+)?$",
+            99,
+        ),
+        (
+            r"^(?:type|enter|input|write|key\s+in|insert|paste|fill\s+in|put)\s+(?P<t>.+)\s+(?:into|in\s+to|inside|"
+            r"onto)\s+(?P<f>.+)$",
+            7,
+        ),
+        (r"^(?:type|enter|input|write|key\s+in|insert|paste|put)\s+(?P<t>.+)\s+(?:in|on|to)\s+(?P<f>.+)$", 7),
+        (
+            r"^(?:fill(?:\s+in|\s+out)?|complete|populate|set|change|update)\s+(?P<f>.+?)\s+(?:with|to|as|=)\s+"
+            r"(?P<t>.+)$",
+            99,
+        ),
+        (
+            r"^(?:enter|type|input|write|use|put)\s+(?P<t>.+?)\s+(?:as|for)\s+(?:the\s+|your\s+|my\s+)?(?P<f>.+)$",
+            99,
+        ),
+        (r"^(?:type|enter|input|write|key\s+in)\s+(?P<t>.+)$", 99),
+    )
 )
 
 
 def parse_type(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
+    casing = _CASING.search(c)
+    if casing:
+        typed = parse_type(c[: casing.start()] + c[casing.end() :], spans)
+        if not typed or not all(isinstance(i, TypeText) for i in typed):
+            return None
+        change = str.upper if casing.group("up") else str.lower
+        return [TypeText(change(i.text), i.field, i.submit) for i in typed if isinstance(i, TypeText)]
     several = _SEVERAL_FIELDS.search(c)
     if several:
         if several.group("n").lower() not in ("both", "two", "2"):
@@ -266,7 +332,7 @@ def parse_type(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
 
     def make(t: str, f: str) -> list[Intent] | None:
         text = value(t, spans)
-        field, _role = target_of(f, spans, FIELD_HINTS) if f else ("", "")
+        field, _role = _reference(f, spans, FIELD_HINTS) if f else ("", "")
         if field.lower() in ("text", "it", "here", "there", "one") and only_mask(f.strip()) is None:
             field = ""
         if not text and only_mask(t.strip()) is None:
@@ -275,54 +341,18 @@ def parse_type(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
             return None  # "type it", "enter an item that starts with An": a reference, not the text to type
         return [TypeText(text, field)]
 
-    m = re.match(
-        r"^use\s+(?:the\s+)?(?P<f>.+?)\s+to\s+(?:enter|type|input|write|fill\s+in|search\s+for|search)\s+"
-        r"(?P<t>.+)$",
-        c,
-        I,
-    )
-    if m:
-        return make(m.group("t"), m.group("f"))
-    m = re.match(
-        r"^(?:enter|type|input|write|fill\s+in|provide|supply|use)\s+(?:the\s+|an?\s+|your\s+|my\s+)?"
-        r"(?P<f>"
-        + KNOWN_FIELDS
-        + r")\s*(?:as\s+|of\s+|=\s*|:\s*|is\s+)?(?P<t>"
-        + MASK
-        + r"\d+"
-        + MASK
-        + r"|(?!(?:into|in|to|as)\b)\S+(?:\s+(?!(?:into|in)\b)\S+){0,3}?)(?:\s+(?:into|in)\s+.+)?$",
-        c,
-        I,
-    )
-    if m and m.group("t").lower() not in CONTINUATIONS:
-        return make(m.group("t"), m.group("f"))
-    for rx in (
-        r"^(?:type|enter|input|write|key\s+in|insert|paste|fill\s+in|put)\s+(?P<t>.+)\s+(?:into|in\s+to|inside|"
-        r"onto)\s+(?P<f>.+)$",
-        r"^(?:type|enter|input|write|key\s+in|insert|paste|put)\s+(?P<t>.+)\s+(?:in|on|to)\s+(?P<f>.+)$",
-    ):
-        m = re.match(rx, c, I)
-        if m and len(m.group("f").split()) <= 7:
-            return make(m.group("t"), m.group("f"))
-    m = re.match(
-        r"^(?:fill(?:\s+in|\s+out)?|complete|populate|set|change|update)\s+(?P<f>.+?)\s+(?:with|to|as|=)\s+"
-        r"(?P<t>.+)$",
-        c,
-        I,
-    )
-    if m:
-        return make(m.group("t"), m.group("f"))
-    m = re.match(
-        r"^(?:enter|type|input|write|use|put)\s+(?P<t>.+?)\s+(?:as|for)\s+(?:the\s+|your\s+|my\s+)?(?P<f>.+)$",
-        c,
-        I,
-    )
-    if m:
-        return make(m.group("t"), m.group("f"))
-    m = re.match(r"^(?:type|enter|input|write|key\s+in)\s+(?P<t>.+)$", c, I)
-    if m:
-        return make(m.group("t"), "")
+    for rx, longest_field in _TYPING:
+        m = rx.match(c)
+        if not m:
+            continue
+        field = m.groupdict().get("f") or ""
+        if (
+            len(field.split()) > longest_field
+            or m.group("t").lower() in CONTINUATIONS
+            and "k" in m.groupdict()
+        ):
+            continue
+        return make(m.group("t"), field)
     m = re.match(r"^(?:clear|empty|erase)\s+(?:out\s+)?(?P<f>.+)$", c, I)
     if m:
         field, role = target_of(m.group("f"), spans, FIELD_HINTS + ("checkbox",))
@@ -356,16 +386,12 @@ _FIELD_PAIR = re.compile(
 )
 
 
-def parse_form(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
+@matched(
+    r"^(?P<verb>use|fill(?:\s+in|\s+out)?|complete|submit)\s+(?:the\s+|this\s+)?(?:[\w-]+\s+)?form\b[^:]*?"
+    r"(?::|\s+with)\s*(?P<pairs>.+)$"
+)
+def parse_form(m: re.Match[str], spans: tuple[str, ...]) -> list[Intent] | None:
     """'fill in the form: name Ada Lovelace, email ada@x.io, message "Hi"' -> one typed value per field."""
-    m = re.match(
-        r"^(?P<verb>use|fill(?:\s+in|\s+out)?|complete|submit)\s+(?:the\s+|this\s+)?(?:[\w-]+\s+)?form\b[^:]*?"
-        r"(?::|\s+with)\s*(?P<pairs>.+)$",
-        c,
-        I,
-    )
-    if not m:
-        return None
     out: list[Intent] = []
     for pair in re.split(r"\s*[,;]\s*(?:and\s+)?|\s+and\s+", m.group("pairs")):
         if not pair.strip():
@@ -379,15 +405,11 @@ def parse_form(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
     return out or None
 
 
-def parse_cart(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
-    m = re.match(
-        r"^(?P<v>add|remove|delete|move)\s+(?P<x>.+?)\s+(?P<p>to|from|into|in)\s+(?:the\s+|my\s+|your\s+)?(?P<c>"
-        r"(?:shopping\s+)?(?:cart|basket|bag)|wish\s*list|favou?rites|order|compare|comparison)$",
-        c,
-        I,
-    )
-    if not m:
-        return None
+@matched(
+    r"^(?P<v>add|remove|delete|move)\s+(?P<x>.+?)\s+(?P<p>to|from|into|in)\s+(?:the\s+|my\s+|your\s+)?(?P<c>"
+    r"(?:shopping\s+)?(?:cart|basket|bag)|wish\s*list|favou?rites|order|compare|comparison)$"
+)
+def parse_cart(m: re.Match[str], spans: tuple[str, ...]) -> list[Intent] | None:
     verb = m.group("v").lower()
     container = re.sub(r"\s+", " ", m.group("c").lower()).replace("shopping ", "")
     target = f"add to {container}" if verb in ("add", "move") else "remove"
@@ -398,6 +420,23 @@ def parse_cart(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
     return [click] * (count if verb in ("add", "move") else 1)
 
 
+def _menu_path(x: str, spans: tuple[str, ...]) -> list[Intent] | None:
+    """'A>B>C': point at each menu on the way (its submenu opens under the pointer), then click the last."""
+    path = [value(p, spans) for p in re.split(r"\s*>\s*", x.strip())]
+    if len(path) < 2 or not all(path) or any(len(p.split()) > 6 for p in path):
+        return None
+    return [*(Hover(p) for p in path[:-1]), Click(target=path[-1])]
+
+
+@matched(
+    r"^(?:hover|mouse)\s+(?:the\s+(?:mouse|pointer|cursor)\s+)?(?:over|on|onto)\s+(?P<x>.+)$|^point\s+(?:at|to)\s+"
+    r"(?P<y>.+)$|^move\s+the\s+(?:mouse|pointer|cursor)\s+(?:over|onto|to)\s+(?P<z>.+)$"
+)
+def parse_hover(m: re.Match[str], spans: tuple[str, ...]) -> list[Intent] | None:
+    phrase, _role = target_of(m.group("x") or m.group("y") or m.group("z"), spans, CLICK_HINTS)
+    return [Hover(phrase)] if phrase else None
+
+
 def parse_click(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
     m = re.match(r"^(?P<v>" + CLICK_VERBS + r")\s+(?:on\s+|at\s+|into\s+|in\s+)?(?P<x>.+)$", c, I)
     if not m:
@@ -406,7 +445,7 @@ def parse_click(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
         return None
     verb, x = m.group("v").lower(), m.group("x")
     if re.search(r"\w\s*>\s*\w", x):
-        return None  # a menu path 'A>B>C' needs hovering through submenus: say it is not understood
+        return _menu_path(x, spans)
     role_default = "textbox" if verb == "focus" else "link" if verb == "download" else ""
     clicks = click_targets(x, spans, role_default)
     if not clicks:

@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agent.planning.offline.dates import fields_for, wire_value
+from agent.planning.offline.calendar import day_cells, day_click
+from agent.planning.offline.dates import fields_for, value_kind, wire_value
 from agent.planning.offline.grounding import (
     Failure,
     Grounding,
@@ -23,6 +24,7 @@ from agent.planning.offline.intents import (
     NEXT_EMPTY_FIELD,
     Choose,
     Click,
+    Hover,
     SelectOption,
     SetCheck,
     Submit,
@@ -48,6 +50,7 @@ from agent.planning.offline.page import (
     is_text_field,
     labels,
     reading_order,
+    role_of,
 )
 from agent.planning.offline.reveal import reveal_step
 from agent.planning.offline.targets import ordinal_of
@@ -112,6 +115,14 @@ def ground_click(intent: Click, g: Grounding) -> Action:
             )
     el = require(pick, f'{what} "{intent.target}"')
     return make_action("click", el, pick.message)
+
+
+def ground_hover(intent: Hover, g: Grounding) -> Action:
+    """The element a click on ``intent.target`` would land on, pointed at instead of clicked."""
+    action = ground_click(Click(target=intent.target), g)
+    action["args"] = {**action["args"], "hover": True}  # type: ignore[typeddict-item]
+    action["reasoning"] = f"point at it: {action.get('reasoning') or ''}"
+    return action
 
 
 def _choice_candidates(g: Grounding, target: str) -> list[tuple[Scored, str]]:
@@ -187,7 +198,21 @@ def _next_empty_field(g: Grounding, intent: TypeText) -> Element:
     raise Failure("element_not_found", "no empty text field left on the page")
 
 
+def _calendar_day(g: Grounding, value: str) -> Action | None:
+    """The day to click when a date picker shows the month of the date being put in."""
+    found = day_click(g.observation, value)
+    if found is None:
+        if value_kind(value) == "date" and day_cells(g.observation):
+            raise Failure("element_not_found", f"the open calendar does not show the month of {value}")
+        return None
+    cell, day = found
+    return make_action("click", cell, f"{describe(cell)} is {day} in the open calendar")
+
+
 def ground_type(intent: TypeText, g: Grounding) -> Action:
+    day = _calendar_day(g, intent.text)
+    if day is not None:
+        return day
     position = ordinal_of(intent.field) if intent.field else None
     if intent.field == NEXT_EMPTY_FIELD:
         el = _next_empty_field(g, intent)
@@ -225,6 +250,10 @@ def ground_type(intent: TypeText, g: Grounding) -> Action:
 
 
 def ground_select(intent: SelectOption, g: Grounding) -> Action:
+    day = None if intent.more else _calendar_day(g, intent.option)
+    if day is not None:
+        return day
+
     def with_option(el: Element) -> float:
         return (
             -0.12
@@ -269,7 +298,11 @@ def ground_select(intent: SelectOption, g: Grounding) -> Action:
             return ground_choose(Choose(intent.option), g)
         el = sole(holders, "dropdown")
     if is_text_field(el) and not is_select(el):
+        if intent.more:
+            raise Failure("tool_limit", f"{describe(el)} takes one typed value, not {len(intent.options)}")
         return make_action("type", el, f"{describe(el)} takes typed values", text=intent.option, clear=True)
+    if intent.more:
+        return _select_several(el, intent)
     option = text_of_choice(el, intent.option)
     if option is None and el.get("options"):
         opts = ", ".join(f'"{o}"' for o in (el.get("options") or [])[:10])
@@ -281,6 +314,29 @@ def ground_select(intent: SelectOption, g: Grounding) -> Action:
         el,
         f'{describe(el)} has the option "{option or intent.option}"',
         option=option or intent.option,
+    )
+
+
+def _select_several(el: Element, intent: SelectOption) -> Action:
+    """One select_option that picks every option at once (picked one by one, each would replace the last)."""
+    if role_of(el) != "listbox":
+        raise Failure("tool_limit", f"{describe(el)} takes one option, not {len(intent.options)}")
+    wanted: list[str] = []
+    for option in intent.options:  # 'A, B and C': the last 'and' joins two options unless one is named so
+        parts = re.split(r"\s+and\s+", option)
+        named = text_of_choice(el, option) is not None or len(parts) == 1
+        wanted.extend([option] if named else parts)
+    picked = [text_of_choice(el, o) for o in wanted]
+    missing = [o for o, p in zip(wanted, picked, strict=True) if p is None]
+    if missing:
+        raise Failure("element_not_found", f'{describe(el)} has no option "{missing[0]}"')
+    names = ", ".join(f'"{p}"' for p in picked)
+    return make_action(
+        "select_option",
+        el,
+        f"{describe(el)} takes several options: {names}",
+        option=picked[0],
+        options=picked,
     )
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import ClassVar
 
 from agent.planning.offline.text import ordinal_word, quote
 
@@ -18,20 +19,36 @@ _QUESTION_WORD = re.compile(
 PURPOSE_WORDS = {"login": "login", "signup": "sign-up", "subscribe": "subscription", "search": "search"}
 
 
+class _Templated:
+    """An intent whose step is one template over its fields: ``{name}`` as written, ``{q_name}`` quoted."""
+
+    TEMPLATE: ClassVar[str] = ""
+
+    def step(self) -> str:
+        values = dict(vars(self))
+        quoted = {f"q_{k}": quote(v) for k, v in values.items() if isinstance(v, str)}
+        return self.TEMPLATE.format(**values, **quoted)
+
+
 @dataclass(frozen=True)
-class Navigate:
+class _Targeted(_Templated):
+    target: str  # the element's name (or, to scroll to, text on the page)
+
+
+@dataclass(frozen=True)
+class Navigate(_Templated):
+    """Open ``url`` (already canonical: scheme and host)."""
+
+    TEMPLATE: ClassVar[str] = "Navigate to {url}"
     url: str
 
-    def step(self) -> str:
-        return f"Navigate to {self.url}"
-
 
 @dataclass(frozen=True)
-class Search:
-    query: str
+class Search(_Templated):
+    """Search for ``query``: with the page's own search box when it has one, else with the search engine."""
 
-    def step(self) -> str:
-        return f"Search for {quote(self.query)}"
+    TEMPLATE: ClassVar[str] = "Search for {q_query}"
+    query: str
 
 
 @dataclass(frozen=True)
@@ -55,13 +72,18 @@ class Click:
 
 
 @dataclass(frozen=True)
-class Choose:
+class Hover(_Targeted):
+    """Point at an element without clicking it: a menu item whose submenu opens under the pointer (a click
+    would choose the item itself)."""
+
+    TEMPLATE: ClassVar[str] = "Point at {q_target}"
+
+
+@dataclass(frozen=True)
+class Choose(_Targeted):
     """Select/choose/pick an item: check it if it is a checkbox/radio, pick it in a dropdown, else click it."""
 
-    target: str
-
-    def step(self) -> str:
-        return f"Choose {quote(self.target)}"
+    TEMPLATE: ClassVar[str] = "Choose {q_target}"
 
 
 #: The field of a TypeText that goes into the first empty text field ('type X into both fields' is two of them).
@@ -81,11 +103,19 @@ class TypeText:
 
 @dataclass(frozen=True)
 class SelectOption:
+    """Pick ``option`` in a dropdown or list; ``more`` are further options of a list that takes several."""
+
     option: str
     field: str = ""
+    more: tuple[str, ...] = ()
+
+    @property
+    def options(self) -> tuple[str, ...]:
+        return (self.option, *self.more)
 
     def step(self) -> str:
-        return f"Select {quote(self.option)} from " + (quote(self.field) if self.field else "the dropdown")
+        picked = ", ".join(quote(o) for o in self.options)
+        return f"Select {picked} from " + (quote(self.field) if self.field else "the dropdown")
 
 
 @dataclass(frozen=True)
@@ -98,11 +128,9 @@ class SetCheck:
 
 
 @dataclass(frozen=True)
-class PressKey:
-    key: str
-
-    def step(self) -> str:
-        return f"Press {self.key}"
+class PressKey(_Templated):
+    key: str  # as Playwright names it: Enter, Escape, ArrowDown, Control+a ...
+    TEMPLATE: ClassVar[str] = "Press {key}"
 
 
 @dataclass(frozen=True)
@@ -118,23 +146,18 @@ class Scroll:
 
 
 @dataclass(frozen=True)
-class ScrollTo:
-    target: str
-
-    def step(self) -> str:
-        return f"Scroll to {quote(self.target)}"
+class ScrollTo(_Targeted):
+    TEMPLATE: ClassVar[str] = "Scroll to {q_target}"
 
 
 @dataclass(frozen=True)
-class GoBack:
-    def step(self) -> str:
-        return "Go back"
+class GoBack(_Templated):
+    TEMPLATE: ClassVar[str] = "Go back"  # in the active tab's history
 
 
 @dataclass(frozen=True)
-class GoForward:
-    def step(self) -> str:
-        return "Go forward"
+class GoForward(_Templated):
+    TEMPLATE: ClassVar[str] = "Go forward"  # in the active tab's history
 
 
 @dataclass(frozen=True)
@@ -181,6 +204,7 @@ Intent = (
     Navigate
     | Search
     | Click
+    | Hover
     | Choose
     | TypeText
     | SelectOption
@@ -197,7 +221,7 @@ Intent = (
 )
 
 #: Intents that act on an element of the current page (they need a page to be open).
-ELEMENT_INTENTS = (Click, Choose, TypeText, SelectOption, SetCheck, ScrollTo, Submit, Dismiss)
+ELEMENT_INTENTS = (Click, Hover, Choose, TypeText, SelectOption, SetCheck, ScrollTo, Submit, Dismiss)
 
 
 def always_changes_page(intent: Intent) -> bool:
@@ -220,6 +244,7 @@ def describe(intent: Intent) -> str:
         "Search": "searched",
         "Click": "clicked",
         "Choose": "chose",
+        "Point": "pointed",
         "Type": "typed",
         "Select": "selected",
         "Check": "checked",

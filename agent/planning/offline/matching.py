@@ -26,10 +26,13 @@ from agent.planning.offline.page import (
     role_of,
     visible_text,
 )
+from agent.planning.offline.semantic import closeness, semantic_score
 from agent.planning.offline.text import clip, norm, similarity, tokens
 from agent.types import Element, Observation
 
 THRESHOLD = 0.55
+#: An option named in other words is taken only when the embedding scores it this well (and far ahead).
+SEMANTIC_OPTION = 0.5
 MARGIN = 0.04
 GENERIC_NOUNS = frozenset(
     {
@@ -348,4 +351,15 @@ def text_of_choice(el: Element, option: str) -> str | None:
     )
     if scored and scored[0][0] >= 0.75 and (len(scored) == 1 or scored[1][0] < scored[0][0] - 0.02):
         return scored[0][2]
+    return _meant_option(options, option)
+
+
+def _meant_option(options: list[str], option: str) -> str | None:
+    """The one option that means what was asked in other words, when the embedding sets it well apart."""
+    cosines = closeness(option, options)
+    if not cosines:
+        return None
+    ranked = sorted(zip((semantic_score(c) for c in cosines), options, strict=True), key=lambda t: -t[0])
+    if ranked[0][0] >= SEMANTIC_OPTION and (len(ranked) == 1 or ranked[1][0] < ranked[0][0] - 0.2):
+        return ranked[0][1]
     return None

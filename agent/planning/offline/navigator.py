@@ -28,6 +28,7 @@ from agent.planning.offline.page import (
 )
 from agent.planning.offline.questions import Query, subject_words
 from agent.planning.offline.sections import heading_score
+from agent.planning.offline.semantic import blended
 from agent.planning.offline.text import norm, split_identifier, token_match, tokens
 from agent.planning.offline.urls import host_of
 from agent.planning.offline.values import page_lines
@@ -42,6 +43,9 @@ MAX_SEARCHES = 2
 #: A link this good is followed before trying the site's search; a weaker one only after it.
 STRONG_LINK = 0.6
 WEAK_LINK = 0.3
+#: A link whose text means the subject in other words ('Delivery charges' for 'shipping costs') scores up to
+#: this much: enough to follow when nothing names the subject, never above a link that does.
+SEMANTIC_LINK = 0.8
 #: A collapsed control must name the subject at least this well to be opened.
 EXPAND_MIN = 0.45
 
@@ -203,12 +207,11 @@ def ranked_links(
     lines = page_lines(observation)
     ordered = reading_order(observation.get("elements") or [])
     labels = frozenset(norm(visible_text(e)) for e in links if len(norm(visible_text(e))) >= 3)
-    scored = []
-    for el in links:
-        href = page_key((el.get("attrs") or {}).get("href", ""))
-        if href in seen:
-            continue
-        scored.append((score_link(el, terms, lines, ordered, labels), el))
+    fresh = [e for e in links if page_key((e.get("attrs") or {}).get("href", "")) not in seen]
+    lexical = [score_link(el, terms, lines, ordered, labels) for el in fresh]
+    texts = [visible_text(el) or (el.get("attrs") or {}).get("title", "") for el in fresh]
+    scores = blended(" ".join(terms), texts, lexical, weight=SEMANTIC_LINK)
+    scored = list(zip(scores, fresh, strict=True))
     scored.sort(key=lambda t: -t[0])
     return scored
 

@@ -5,6 +5,7 @@ when it does not apply.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 
@@ -36,12 +37,27 @@ from agent.planning.offline.vocabulary import CLICK_HINTS, DIALOG_WORDS, INFO_NO
 I = re.IGNORECASE  # noqa: E741 - short alias keeps the rule patterns readable
 
 Rule = Callable[[str, tuple[str, ...]], list[Intent] | None]
+MatchRule = Callable[[re.Match[str], tuple[str, ...]], list[Intent] | None]
 
 
-def parse_answer(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
-    m = re.match(r"^answer\s*:\s*(?P<q>.+)$", c, I)
-    if not m:
-        return None
+def matched(pattern: str) -> Callable[[MatchRule], Rule]:
+    """A clause rule that applies when the clause matches ``pattern`` (case-insensitive); its body gets the
+    match. Every rule tries its pattern this one way."""
+    rx = re.compile(pattern, I)
+
+    def wrap(body: MatchRule) -> Rule:
+        @functools.wraps(body)
+        def rule(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
+            m = rx.match(c)
+            return body(m, spans) if m else None
+
+        return rule
+
+    return wrap
+
+
+@matched(r"^answer\s*:\s*(?P<q>.+)$")
+def parse_answer(m: re.Match[str], spans: tuple[str, ...]) -> list[Intent] | None:
     q = question_text(m.group("q"), spans)
     return [Ask(q)] if q else None
 
@@ -97,15 +113,11 @@ def parse_dismiss(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
 _PAGE_SUFFIX = re.compile(r"\s+(?P<w>page|section|screen|area|tab|site|website|view|menu)$", I)
 
 
-def parse_end_scroll(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
-    m = re.match(
-        r"^(?:scroll(?:\s+(?:the\s+)?page)?(?:\s+all\s+the\s+way)?\s+(?:down\s+|up\s+)?|(?:go|jump|move)\s+)"
-        r"to\s+(?:the\s+)?(?:very\s+)?(?P<e>bottom|top|end|beginning|start)(?:\s+of\s+(?:the\s+)?page)?$",
-        c,
-        I,
-    )
-    if not m:
-        return None
+@matched(
+    r"^(?:scroll(?:\s+(?:the\s+)?page)?(?:\s+all\s+the\s+way)?\s+(?:down\s+|up\s+)?|(?:go|jump|move)\s+)"
+    r"to\s+(?:the\s+)?(?:very\s+)?(?P<e>bottom|top|end|beginning|start)(?:\s+of\s+(?:the\s+)?page)?$"
+)
+def parse_end_scroll(m: re.Match[str], spans: tuple[str, ...]) -> list[Intent] | None:
     down = m.group("e").lower() in ("bottom", "end")
     return [Scroll("down" if down else "up", to_end=True)]
 
@@ -229,15 +241,11 @@ def parse_scroll(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
     return None
 
 
-def parse_wait(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
-    m = re.match(
-        r"^wait(?:\s+for)?(?:\s+(?:about\s+|around\s+)?(?P<n>\d+(?:\.\d+)?)\s*(?P<u>ms|milliseconds?|s|secs?|"
-        r"seconds?|minutes?|mins?)?)?(?P<rest>\s+.*)?$",
-        c,
-        I,
-    )
-    if not m:
-        return None
+@matched(
+    r"^wait(?:\s+for)?(?:\s+(?:about\s+|around\s+)?(?P<n>\d+(?:\.\d+)?)\s*(?P<u>ms|milliseconds?|s|secs?|"
+    r"seconds?|minutes?|mins?)?)?(?P<rest>\s+.*)?$"
+)
+def parse_wait(m: re.Match[str], spans: tuple[str, ...]) -> list[Intent] | None:
     if m.group("n"):
         n = float(m.group("n"))
         unit = (m.group("u") or "s").lower()

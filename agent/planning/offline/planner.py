@@ -16,6 +16,7 @@ from agent import terminals
 from agent.dom.lookup import element_by_id
 from agent.dom.text import ERROR_MESSAGE
 from agent.planning.base import HistoryItem, PlanRequest, PlanResult
+from agent.planning.offline.calendar import date_of, picker_step
 from agent.planning.offline.grammar import ParsedGoal, not_understood_message, parse_goal
 from agent.planning.offline.grounding import ZERO_USAGE, Failure, Grounding, can_scroll_down
 from agent.planning.offline.intents import (
@@ -24,10 +25,12 @@ from agent.planning.offline.intents import (
     Choose,
     Click,
     Dismiss,
+    Hover,
     Intent,
     Navigate,
     Search,
     SetCheck,
+    Wait,
     always_changes_page,
     describe,
 )
@@ -46,6 +49,7 @@ from agent.planning.offline.page import is_button, is_link, role_of, visible_tex
 from agent.planning.offline.questions import Answer, analyze
 from agent.planning.offline.reading import answer_question
 from agent.planning.offline.reveal import reveal_step, reveals_done
+from agent.planning.offline.semantic import take_note
 from agent.planning.offline.text import clip
 from agent.planning.offline.translator import ground
 from agent.planning.offline.urls import canonical_url, is_blank, looks_like_url
@@ -56,6 +60,8 @@ MAX_STEP_FAILURES = 3
 MAX_OVERLAY_ATTEMPTS = 2
 MAX_RETRY_SCROLLS = 6
 RETRY_SCROLL_STEP = "Scroll down one page"
+SUBMENU_WAIT_STEP = Wait(1.0).step()
+MAX_SUBMENU_WAITS = 2
 _HARD_ERRORS = ("tool_limit", ERROR_NAVIGATION_BLOCKED)
 _SUBMIT_LIKE = re.compile(
     r"\b(?:submit|search|go|log\s*in|sign\s*in|sign\s*up|login|signin|signup|register|continue|next|"
@@ -148,6 +154,9 @@ def _page_error(observation: Observation) -> str:
 def _result(**fields: Any) -> PlanResult:
     result: dict[str, Any] = {"proposed_actions": [], "task_complete": False, "usage": dict(ZERO_USAGE)}
     result.update(fields)
+    note = take_note()
+    if note and isinstance(result.get("raw"), dict):
+        result["raw"] = {**result["raw"], "note": note}  # the trace says once that matching is by words only
     return result  # type: ignore[return-value]
 
 
@@ -259,6 +268,16 @@ def plan_goal(request: PlanRequest) -> PlanResult:
             reasoning="every step of the goal has been carried out",
         )
 
+    dated = date_of(remaining[0]) is not None
+    picker = (
+        picker_step(remaining[0], observation, _dry_run(remaining[0], observation), history)
+        if dated
+        else None
+    )
+    if picker:
+        return _result(
+            proposed_actions=[picker], raw=raw, reasoning="the date goes in through the field's calendar"
+        )
     steps = [] if _targets_dialog(remaining[0], observation) else _overlay_first(observation, history)
     login = login_lead(remaining, observation)
     if login and not _tried(history, login):
@@ -274,7 +293,10 @@ def plan_goal(request: PlanRequest) -> PlanResult:
         and last.get("status") == "failure"
         and last.get("error_type") == "element_not_found"
     )
-    reveal = reveal_step(observation, history) if not_found else None
+    opening = not_found and done > 0 and isinstance(actions[done - 1], Hover)
+    if opening and sum(1 for h in history if h.get("plan_step") == SUBMENU_WAIT_STEP) < MAX_SUBMENU_WAITS:
+        steps.append(SUBMENU_WAIT_STEP)  # a submenu opens a moment after the pointer reaches its item
+    reveal = reveal_step(observation, history) if not_found and not opening else None
     if reveal:
         steps.append(reveal)  # the element may be inside a collapsed section or another tab
     elif not_found and can_scroll_down(observation, history) and retry_scrolls < MAX_RETRY_SCROLLS:

@@ -37,60 +37,41 @@ class Query:
     page: str = ""  # '... of the reference', 'on the FAQ page': which page to look on
 
 
-_TYPE_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("email", re.compile(r"\be-?mail\b", re.I)),
-    ("phone", re.compile(r"\b(?:phone|telephone|mobile|fax|tel)\b|\bcontact\s+number\b", re.I)),
-    (
-        "money",
-        re.compile(
-            r"\b(?:price|prices|cost|costs|total|subtotal|fee|fees|shipping|tax|balance|salary|charge|"
-            r"fare|how\s+much)\b",
-            re.I,
-        ),
-    ),
-    ("rating", re.compile(r"\b(?:rating|ratings|stars|rated|review\s+score)\b", re.I)),
-    ("stock", re.compile(r"\b(?:stock|availability|available|inventory)\b", re.I)),
-    ("percent", re.compile(r"\b(?:percent|percentage|discount)\b|%", re.I)),
-    (
-        "date",
-        re.compile(
-            r"\b(?:date|deadline|published|released|due|born|founded|updated|posted|expires|expiry|"
-            r"birthday|when)\b",
-            re.I,
-        ),
-    ),
-    ("url", re.compile(r"\b(?:url|website|web\s+site|homepage)\b", re.I)),
-    ("version", re.compile(r"\bversions?\b", re.I)),
+#: Words that say which kind of value a question asks for.
+_TYPE_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (kind, re.compile(rx, re.I))
+    for kind, rx in {
+        "email": r"\be-?mail\b",
+        "phone": r"\b(?:phone|telephone|mobile|fax|tel)\b|\bcontact\s+number\b",
+        "money": r"\b(?:price|prices|cost|costs|total|subtotal|fee|fees|shipping|tax|balance|salary|charge|fare|"
+        r"how\s+much)\b",
+        "rating": r"\b(?:rating|ratings|stars|rated|review\s+score)\b",
+        "stock": r"\b(?:stock|availability|available|inventory)\b",
+        "percent": r"\b(?:percent|percentage|discount)\b|%",
+        "date": r"\b(?:date|deadline|published|released|due|born|founded|updated|posted|expires|expiry|birthday|"
+        r"when)\b",
+        "url": r"\b(?:url|website|web\s+site|homepage)\b",
+        "version": r"\bversions?\b",
+    }.items()
 )
 
 
-_REQUEST = re.compile(
-    r"^(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+)?(?:tell\s+me|find\s+out|find|get(?:\s+me)?|give\s+me|"
-    r"show\s+me|look\s+for|locate|extract|read(?:\s+out)?|report|return|identify|determine|figure\s+out|check|"
-    r"let\s+me\s+know|i\s+want\s+to\s+know|answer)\b\s*:?\s*",
-    re.I,
-)
-
-
-_TAIL = re.compile(
-    r"\s+(?:on|in)\s+(?:the|this)\s+(?:page|site|website|screen|list|listing|results)\b.*$|\s+(?:shown|"
-    r"listed|displayed)(?:\s+(?:here|on\s+the\s+page))?$|\s+(?:here|please)$",
-    re.I,
-)
-
-
-_PRICE_FILTER = re.compile(
-    r"\b(?P<op>under|below|less\s+than|cheaper\s+than|at\s+most|up\s+to|over|above|more\s+than|"
-    r"at\s+least|greater\s+than|pricier\s+than)\s+(?P<cur>[$€£])?\s?(?P<n>\d+(?:[.,]\d+)?)",
-    re.I,
-)
-
-
-_SUPERLATIVE = re.compile(
-    r"\b(?P<s>cheapest|least\s+expensive|lowest[- ]priced|most\s+expensive|priciest|highest[- ]priced|most\s+costly|"
-    r"(?:best|highest|top|worst|lowest)[- ]rated|(?:best|highest|top|worst|lowest)\s+(?:average\s+)?rating|"
-    r"most\s+reviews|most\s+reviewed|fewest\s+reviews|least\s+reviewed|most\s+popular)\b",
-    re.I,
+#: The parts of a question that are not its subject, compiled together: a polite request ('can you tell me'),
+#: a tail that only places it ('on this page'), a price filter ('under $50') and a superlative ('cheapest').
+_REQUEST, _TAIL, _PRICE_FILTER, _SUPERLATIVE = (
+    re.compile(rx, re.I)
+    for rx in (
+        r"^(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+)?(?:tell\s+me|find\s+out|find|get(?:\s+me)?|give\s+me|"
+        r"show\s+me|look\s+for|locate|extract|read(?:\s+out)?|report|return|identify|determine|figure\s+out|check|"
+        r"let\s+me\s+know|i\s+want\s+to\s+know|answer)\b\s*:?\s*",
+        r"\s+(?:on|in)\s+(?:the|this)\s+(?:page|site|website|screen|list|listing|results)\b.*$|\s+(?:shown|"
+        r"listed|displayed)(?:\s+(?:here|on\s+the\s+page))?$|\s+(?:here|please)$",
+        r"\b(?P<op>under|below|less\s+than|cheaper\s+than|at\s+most|up\s+to|over|above|more\s+than|"
+        r"at\s+least|greater\s+than|pricier\s+than)\s+(?P<cur>[$€£])?\s?(?P<n>\d+(?:[.,]\d+)?)",
+        r"\b(?P<s>cheapest|least\s+expensive|lowest[- ]priced|most\s+expensive|priciest|highest[- ]priced|"
+        r"most\s+costly|(?:best|highest|top|worst|lowest)[- ]rated|(?:best|highest|top|worst|lowest)\s+"
+        r"(?:average\s+)?rating|most\s+reviews|most\s+reviewed|fewest\s+reviews|least\s+reviewed|most\s+popular)\b",
+    )
 )
 
 

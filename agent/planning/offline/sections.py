@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz
 
 from agent.planning.offline.page import is_heading, reading_order, rect, visible_text
+from agent.planning.offline.semantic import blended
 from agent.planning.offline.text import norm, token_match, tokens
 from agent.planning.offline.values import page_lines
 from agent.types import Element, Observation
@@ -122,12 +123,21 @@ def heading_score(subject: str, heading: str) -> float:
     return score
 
 
+#: A heading that means the subject in other words scores at most this: it can answer a question that names
+#: its section, never outrank a heading that names the subject.
+SEMANTIC_HEADING = 0.75
+
+
 def best_section(sections: list[Section], subjects: list[str]) -> tuple[Section, float] | None:
     """The section whose heading best names one of the subjects (tried in order of preference)."""
     best: tuple[Section, float] | None = None
+    headings = [section.heading for section in sections]
     for rank, subject in enumerate(s for s in subjects if s):
-        for section in sections:
-            score = heading_score(subject, section.heading) - 0.02 * rank
+        lexical = [heading_score(subject, heading) for heading in headings]
+        for section, score in zip(
+            sections, blended(subject, headings, lexical, SEMANTIC_HEADING), strict=True
+        ):
+            score -= 0.02 * rank
             if best is None or score > best[1] + 1e-9:
                 best = (section, score)
     return best

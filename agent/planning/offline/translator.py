@@ -11,11 +11,13 @@ from collections.abc import Callable
 from typing import Any
 
 from agent.planning.base import TranslateRequest, TranslateResult
+from agent.planning.offline import intents as act
 from agent.planning.offline.grammar import SUPPORTED_PHRASINGS, parse_goal
 from agent.planning.offline.ground_controls import (
     ground_check,
     ground_choose,
     ground_click,
+    ground_hover,
     ground_select,
     ground_submit,
     ground_type,
@@ -28,60 +30,50 @@ from agent.planning.offline.ground_page import (
     ground_search,
 )
 from agent.planning.offline.grounding import ZERO_USAGE, Failure, Grounding, failed_elements, make_action
-from agent.planning.offline.intents import (
-    Ask,
-    Choose,
-    Click,
-    Dismiss,
-    GoBack,
-    GoForward,
-    Intent,
-    Navigate,
-    PressKey,
-    Scroll,
-    ScrollTo,
-    Search,
-    SelectOption,
-    SetCheck,
-    Submit,
-    TypeText,
-    Wait,
-    is_secret_field,
-)
+from agent.planning.offline.urls import is_blank
 from agent.types import ALL_ACTIONS, Action
 
+#: A page whose content is only pictures, shapes or colours gives the offline planner nothing to match words on.
+NOTHING_TO_NAME = (
+    "this page has no text, label or control the offline planner can read (only pictures, shapes or colours?), "
+    "so nothing on it can be matched to the step; a model that sees the page is needed"
+)
 
-def ground(intent: Intent, g: Grounding, allowed: list[str]) -> Action:
+
+def ground(intent: act.Intent, g: Grounding, allowed: list[str]) -> Action:
     """The one action that carries out ``intent`` on the observed page (raises Failure)."""
     simple: dict[type, Callable[[Any, Grounding], Action]] = {
-        Click: ground_click,
-        Choose: ground_choose,
-        TypeText: ground_type,
-        SelectOption: ground_select,
-        SetCheck: ground_check,
-        Submit: ground_submit,
-        Dismiss: ground_dismiss,
-        Scroll: ground_scroll,
-        ScrollTo: ground_scroll_to,
-        Ask: ground_ask,
+        act.Click: ground_click,
+        act.Hover: ground_hover,
+        act.Choose: ground_choose,
+        act.TypeText: ground_type,
+        act.SelectOption: ground_select,
+        act.SetCheck: ground_check,
+        act.Submit: ground_submit,
+        act.Dismiss: ground_dismiss,
+        act.Scroll: ground_scroll,
+        act.ScrollTo: ground_scroll_to,
+        act.Ask: ground_ask,
     }
-    if isinstance(intent, Navigate):
+    if isinstance(intent, act.Navigate):
         return make_action("navigate", None, f"open {intent.url}", url=intent.url)
-    if isinstance(intent, Search):
+    if isinstance(intent, act.Search):
         return ground_search(intent, g, allowed)
-    if isinstance(intent, PressKey):
+    if isinstance(intent, act.PressKey):
         return make_action("press_key", None, f"press {intent.key}", key=intent.key)
-    if isinstance(intent, GoBack):
+    if isinstance(intent, act.GoBack):
         return make_action("go_back", None, "go back to the previous page")
-    if isinstance(intent, GoForward):
+    if isinstance(intent, act.GoForward):
         return make_action("go_forward", None, "go forward")
-    if isinstance(intent, Wait):
+    if isinstance(intent, act.Wait):
         return make_action("wait", None, f"wait {intent.seconds:g}s", seconds=intent.seconds)
     handler = simple.get(type(intent))
     if handler is None:
         raise Failure("unknown", f"no way to carry out {intent!r}")
-    if not g.elements and not isinstance(intent, Scroll | Ask):
-        raise Failure("element_not_found", "the page has no elements to act on (is a page open?)")
+    if not g.elements and not isinstance(intent, act.Scroll | act.Ask):
+        if is_blank(g.url):
+            raise Failure("element_not_found", "no page is open to act on")
+        raise Failure("element_not_found", NOTHING_TO_NAME)
     return handler(intent, g)
 
 
@@ -127,16 +119,16 @@ def translate_step(request: TranslateRequest) -> TranslateResult:
     }
 
 
-def _intent_dict(intent: Intent | None) -> dict[str, Any]:
+def _intent_dict(intent: act.Intent | None) -> dict[str, Any]:
     if intent is None:
         return {}
     data = {k: v for k, v in vars(intent).items()}
-    if isinstance(intent, TypeText) and is_secret_field(intent.field):
+    if isinstance(intent, act.TypeText) and act.is_secret_field(intent.field):
         data["text"] = "••••••"
     return {"kind": type(intent).__name__, **data}
 
 
-def _failure(error_type: str, message: str, step: str, intent: Intent | None = None) -> TranslateResult:
+def _failure(error_type: str, message: str, step: str, intent: act.Intent | None = None) -> TranslateResult:
     return {
         "action": None,
         "status": "failure",
