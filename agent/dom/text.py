@@ -9,15 +9,12 @@ read the same definitions. The stop-word sets are nested on purpose, each a supe
 - :data:`KEYWORD_STOPWORDS`: plus the action verbs ("type", "select", "search", "press"), for judging
   whether observed text mentions what the goal is about.
 
-The error patterns live in :mod:`agent.util.page_errors` (browser reads them too, and sits below dom);
-``ERROR_MESSAGE`` is re-exported here for the module that still reads it from dom (``agent.planning.offline``).
+The error patterns live in :mod:`agent.util.page_errors` (browser reads them too, and sits below dom).
 """
 
 from __future__ import annotations
 
 import re
-
-from agent.util.page_errors import ERROR_MESSAGE as ERROR_MESSAGE
 
 FUNCTION_WORDS = frozenset(
     "a an the please this that these those my your our its their of to on in for with and or is are be".split()

@@ -152,7 +152,7 @@ agent.runner           agent.nodes.finalize    wrong
 agent.browser.session  agent.dom.observe       wrong
 agent.dom.observe      agent.browser.session   fine
 agent.browser.effects  agent.util.page_errors  fine
-agent.util.elements    agent.dom.lookup        wrong
+agent.util.elements    agent.dom.text          wrong
 agent.nodes.planner    agent.runtime           fine
 agent.nodes.planner    agent.planning.llm      wrong
 agent.runtime          agent.planning.llm      fine

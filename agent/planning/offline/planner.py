@@ -13,8 +13,6 @@ from dataclasses import replace
 from typing import Any
 
 from agent import terminals
-from agent.dom.lookup import element_by_id
-from agent.dom.text import ERROR_MESSAGE
 from agent.planning.base import HistoryItem, PlanRequest, PlanResult
 from agent.planning.offline.calendar import date_of, picker_step
 from agent.planning.offline.grammar import ParsedGoal, not_understood_message, parse_goal
@@ -54,6 +52,8 @@ from agent.planning.offline.text import clip
 from agent.planning.offline.translator import ground
 from agent.planning.offline.urls import canonical_url, is_blank, looks_like_url
 from agent.types import ALL_ACTIONS, ERROR_NAVIGATION_BLOCKED, Action, Observation
+from agent.util.elements import element_by_id
+from agent.util.page_errors import ERROR_MESSAGE
 
 MAX_STEPS = 5
 MAX_STEP_FAILURES = 3
