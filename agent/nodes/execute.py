@@ -42,7 +42,7 @@ from agent.state import AgentState
 from agent.types import ERROR_NAVIGATION_BLOCKED
 from agent.util.cancel import run_through_cancel
 from agent.util.elements import describe_element, element_by_id
-from agent.util.secrets import Secrets
+from agent.util.secrets import Secrets, revealed_fields
 
 AVOID_AFTER_FAILURES = 2
 #: Actions that leave a value in a form field (what a resumed run types again if it was not sent).
@@ -152,7 +152,10 @@ async def restore_replayed_step(
         return []
     if document_of(session.page.url) != document_of(left_at):
         return [f"the value typed into {field_label(field)} (the page is {session.page.url} now)"]
-    return await refill_fields(session.page, [field])
+    ready, refused = revealed_fields(ctx.secret_store(), [field], session.page.url)
+    return [f"the value typed into {field_label(f)}" for f in refused] + await refill_fields(
+        session.page, ready
+    )
 
 
 async def save_browser_state(session: Any, state: AgentState) -> None:

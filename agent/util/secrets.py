@@ -131,6 +131,19 @@ class Secrets:
         return PLACEHOLDER_RE.sub(swap, text), used, refused
 
 
+def revealed_fields(
+    secrets: Secrets, fields: list[dict[str, Any]], url: str
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(fields to type again on a resumed page, with their placeholders' values put back; fields whose
+    secret may not be typed at ``url``). A field's ``value`` is what the run recorded: placeholders only."""
+    ready: list[dict[str, Any]] = []
+    refused: list[dict[str, Any]] = []
+    for field in fields:
+        value, _, not_here = secrets.substitute(str(field.get("value", "")), url)
+        (refused if not_here else ready).append({**field, "value": value} if not not_here else field)
+    return ready, refused
+
+
 def placeholders_in(text: str) -> list[str]:
     """Names of the ``<secret:NAME>`` placeholders in ``text``."""
     return PLACEHOLDER_RE.findall(text) if isinstance(text, str) else []

@@ -136,3 +136,14 @@ def test_a_secret_the_goal_never_named_needs_approval_outside_a_password_field()
     assert analyze_action({**typed, "element_id": 2}, obs, goal="log in", secrets=secrets)["risk"] == "low"
     named = analyze_action({**typed, "element_id": 1}, obs, goal="post <secret:PW>", secrets=secrets)
     assert named["risk"] == "low"
+
+
+def test_a_resumed_run_types_a_secret_again_only_on_its_domain():
+    from agent.util.secrets import revealed_fields
+
+    secrets = Secrets.from_entries(["API=value123@shop.test"])
+    fields = [{"label": "API key", "value": "<secret:API>"}, {"label": "Name", "value": "kit"}]
+    ready, refused = revealed_fields(secrets, fields, "https://shop.test/settings")
+    assert [f["value"] for f in ready] == ["value123", "kit"] and refused == []
+    ready, refused = revealed_fields(secrets, fields, "https://elsewhere.test/")
+    assert [f["value"] for f in ready] == ["kit"] and [f["label"] for f in refused] == ["API key"]
