@@ -48,6 +48,7 @@ from agent.cli_settings import (  # noqa: F401 - context_from_args is part of th
 )
 from agent.config import ConfigError, load_context, load_settings
 from agent.settings_checks import check_browser_executable
+from agent.settings_rules import validate_setting
 
 #: The run the current command drives (for the "how to resume" hint after Ctrl-C / SIGTERM).
 _active: dict[str, Any] = {}
@@ -82,7 +83,7 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-steps", help="most browser actions the run may take (>= 1)")
     p.add_argument("--max-seconds", help="wall-clock budget in seconds (> 0)")
     p.add_argument("--headed", action="store_true", help="show the browser window")
-    p.add_argument("--yes", action="store_true", help="approve risky actions without asking")
+    _add_safety_options(p)
     p.add_argument(
         "--no-input", action="store_true", help="never prompt (confirm denies, ask_user stops the run)"
     )
@@ -92,6 +93,23 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--run-id", help="id of the new run (default: generated; letters, digits, . _ -)")
     p.add_argument("--config", help="YAML settings file")
     p.add_argument("--screenshots", metavar="{never,on_demand,every_step}", help="screenshot mode")
+
+
+def _add_safety_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--yes", action="store_true", help="approve risky actions without asking (= --confirm yes)"
+    )
+    p.add_argument(
+        "--confirm",
+        metavar="{ask,yes,deny}",
+        help="risky actions: ask (default), yes (approve without asking) or deny (never run them)",
+    )
+    p.add_argument(
+        "--secret",
+        action="append",
+        metavar="NAME=VALUE[@domain]",
+        help="a secret the model sees only as <secret:NAME>, typed only on its domain (repeatable)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -116,7 +134,7 @@ def build_parser() -> argparse.ArgumentParser:
     res.add_argument("--record-dir", default=None)
     res.add_argument("--json", action="store_true")
     res.add_argument("--plain", action="store_true")
-    res.add_argument("--yes", action="store_true", help="approve risky actions without asking")
+    _add_safety_options(res)
     res.add_argument(
         "--no-input", action="store_true", help="never prompt (confirm denies, ask_user stops the run)"
     )
@@ -215,11 +233,18 @@ async def cmd_resume(args: argparse.Namespace) -> int:
     overrides: dict[str, Any] = {"interactive": interactive}
     if args.yes:
         overrides["confirm_policy"] = "auto"
+    if args.confirm:
+        overrides["confirm_policy"] = validate_setting("confirm_policy", args.confirm, "flag --confirm")
+    # Secrets are never saved with a run: a resumed run takes them from --secret, WAYFINDER_SECRETS or defaults.
+    overrides["secrets"] = (
+        validate_setting("secrets", args.secret, "flag --secret") if args.secret else load_context().secrets
+    )
     if args.headed:
         overrides["headless"] = False
     _track(args.run_id, record_dir, args.json)
     display = make_display(args.plain, args.json)
-    prompter = TerminalPrompter(display, auto_approve=args.yes) if interactive else None
+    auto_approve = overrides.get("confirm_policy") == "auto"
+    prompter = TerminalPrompter(display, auto_approve=auto_approve) if interactive else None
     run_dir = Path(record_dir) / args.run_id
     display.start(f"resume: {_goal_of(run_dir) or args.run_id}", run_id=args.run_id, run_dir=str(run_dir))
     try:

@@ -32,6 +32,11 @@ def _ctrl_c_raises() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
+#: What approves a risky action at the prompt: yes, y, approve, or the menu's letter a. Consent is strict:
+#: every other answer ("ok", "sure", "yes please", a typo) denies the action; only "e" opens the editor.
+APPROVE_WORDS = ("a", "approve", "y", "yes")
+
+
 class TerminalPrompter:
     """Answers the graph's interrupts at the terminal: confirm (approve / deny / edit) and ask_user (free text).
 
@@ -92,21 +97,25 @@ class TerminalPrompter:
         if payload.get("url"):
             self._say(f"    page:   {payload['url']}")
         while True:
-            answer = self._read("  approve / deny / edit [a/d/e] (Enter = deny): ")
+            answer = self._read("  approve / deny / edit [a/d/e] (anything else = deny): ")
             if answer is None:
                 self._say("")
                 return {"decision": "deny", "reason": "because the input ended before an answer"}
             word = answer.strip().lower()
-            if word in ("a", "approve", "y", "yes"):
+            if word in APPROVE_WORDS:
                 return {"decision": "approve"}
-            if word in ("d", "deny", "n", "no", ""):
-                return {"decision": "deny"}
             if word in ("e", "edit"):
                 edited = self._edit(action)
                 if edited is not None:
                     return {"decision": "edit", "action": edited}
                 continue
-            self._say(f"  please answer a, d or e (not {answer!r})")
+            if word not in ("d", "deny", "n", "no", ""):
+                self._say(f"  {answer.strip()[:40]!r} is not an approval: denied")
+                return {
+                    "decision": "deny",
+                    "reason": f"because the answer {answer.strip()[:40]!r} is not an approval",
+                }
+            return {"decision": "deny"}
 
     def _edit(self, action: dict[str, Any]) -> dict[str, Any] | None:
         example = json.dumps({k: action.get(k) for k in ("action", "element_id", "args")}, ensure_ascii=False)

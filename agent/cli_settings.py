@@ -35,7 +35,8 @@ FLAG_OF_SETTING = {
     "screenshot_mode": "--screenshots",
     "run_id": "--run-id",
     "headless": "--headed",
-    "confirm_policy": "--yes",
+    "confirm_policy": "--confirm",
+    "secrets": "--secret",
 }
 
 
@@ -60,7 +61,12 @@ def settings_from_args(args: argparse.Namespace, **fixed: Any) -> LoadedSettings
         overrides["headless"] = False
     if getattr(args, "yes", False):
         overrides["confirm_policy"] = "auto"
+    if getattr(args, "confirm", None):
+        overrides["confirm_policy"] = args.confirm
+    overrides["secrets"] = getattr(args, "secret", None) or None
     sources = {key: f"flag {flag}" for key, flag in FLAG_OF_SETTING.items()}
+    if getattr(args, "yes", False) and not getattr(args, "confirm", None):
+        sources["confirm_policy"] = "flag --yes"
     for key, value in fixed.items():
         if overrides.get(key) is None:
             overrides[key] = value

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from agent.browser.options import BrowserOptions
+from agent.util.secrets import Secrets
 
 
 def _d(default: Any, description: str, **choices: Any) -> Any:
@@ -76,6 +77,12 @@ class Context:
     max_auto_scrolls: int = _d(4, "Most automatic scrolls loop mitigation may use (paged scan).")
     max_tokens: int = _d(0, "Token budget for the run (0 = unlimited).")
     max_cost_usd: float = _d(0.0, "Cost budget for the run in USD (0 = unlimited).")
+    max_model_calls: int = _d(
+        0, "Most model requests a run may make, planner, executor and judge together (0 = unlimited)."
+    )
+    max_consecutive_failures: int = _d(
+        0, "Failed steps in a row before the run stops, however many succeeded before (0 = unlimited)."
+    )
     auto_done: bool = _d(
         False,
         "End action goals without asking the planner again once the verify stage is reached, the plan is "
@@ -124,8 +131,20 @@ class Context:
     # --- human in the loop ------------------------------------------------------------------------------
     confirm_policy: Literal["ask", "auto", "deny"] = _d(
         "ask",
-        "Risky actions: 'ask' (interrupt for approval), 'auto' (approve all), 'deny' (never run them).",
+        "Risky actions: 'ask' (interrupt for approval), 'auto' (approve all; 'yes' means the same), 'deny' "
+        "(never run them).",
         choices=("ask", "auto", "deny"),
+    )
+    on_denied: Literal["stop", "replan"] = _d(
+        "stop",
+        "A denied risky action: 'stop' ends the run goal_failed/user_declined; 'replan' records the refusal "
+        "as a failed step and asks the planner for another way.",
+        choices=("stop", "replan"),
+    )
+    secrets: list[str] = _d(
+        [],
+        "Secrets as NAME=VALUE or NAME=VALUE@domain: the model and the records see only <secret:NAME>; the "
+        "value is typed only on the secret's domain (a value with '@' needs its @domain, or @* for any).",
     )
     interactive: bool = _d(False, "Allow the agent to ask the user questions (ask_user) and confirmations.")
 
@@ -149,6 +168,10 @@ class Context:
             allowed_domains=list(self.allowed_domains),
             blocked_domains=list(self.blocked_domains),
         )
+
+    def secret_store(self) -> Secrets:
+        """The run's secrets, parsed (the setting is validated, so parsing cannot fail here)."""
+        return Secrets.from_entries(self.secrets)
 
     @property
     def uses_model(self) -> bool:

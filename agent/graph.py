@@ -99,8 +99,10 @@ def after_safety(state: AgentState) -> str:
 
 
 def after_confirm(state: AgentState) -> str:
-    if _ended(state) or state.get("confirmation") == "denied":
+    if _ended(state):
         return "finalize"
+    if state.get("confirmation") == "denied":
+        return "progress"  # on_denied=replan: recorded as a failed step, then re-plan
     return "execute"
 
 
@@ -150,7 +152,7 @@ def build_graph(*, checkpointer: Any = None, name: str = "wayfinder", **compile_
         ["safety", "ask_user", "goal_check", "progress", "error_retry", "finalize"],
     )
     builder.add_conditional_edges("safety", after_safety, ["confirm", "execute", "progress", "finalize"])
-    builder.add_conditional_edges("confirm", after_confirm, ["execute", "finalize"])
+    builder.add_conditional_edges("confirm", after_confirm, ["execute", "progress", "finalize"])
     builder.add_conditional_edges("execute", after_execute, ["progress", "finalize"])
     builder.add_conditional_edges("progress", after_progress, ["observe", "finalize"])
     builder.add_conditional_edges("ask_user", after_ask_user, ["observe", "finalize"])

@@ -28,6 +28,7 @@ from typing import Any
 
 from agent.terminals import GOAL_SATISFIED
 from agent.types import TraceRecord
+from agent.util.secrets import Secrets, secrets_of_run
 
 _RUN_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,80}$")
 
@@ -53,8 +54,11 @@ def _json_default(value: Any) -> Any:
 class RunRecorder:
     """Writes one run's records. Thread-safe; safe to reopen for a resumed run."""
 
-    def __init__(self, run_dir: Path):
+    def __init__(self, run_dir: Path, masking: Secrets | None = None):
         self.run_dir = Path(run_dir)
+        #: The run's secrets: every record is masked with them before it is written (the nodes mask first;
+        #: this is the last line, so no value reaches the disk even from a record a node built carelessly).
+        self.masking = masking or Secrets()
         self.run_dir.mkdir(parents=True, exist_ok=True)
         (self.run_dir / "screenshots").mkdir(exist_ok=True)
         self.trace_path = self.run_dir / "trace.jsonl"
@@ -79,6 +83,7 @@ class RunRecorder:
     def append(self, record: TraceRecord) -> bool:
         """Append a record unless its seq was already written. Returns True when written."""
         seq = int(record.get("seq", -1))
+        record = self.masking.mask_data(record)
         # ASCII-only JSON: page text may hold U+2028/U+0085, which str.splitlines() treats as line ends.
         line = json.dumps(record, default=_json_default, ensure_ascii=True)
         with self._lock:
@@ -94,7 +99,8 @@ class RunRecorder:
     def write_result(self, result: dict[str, Any]) -> Path:
         tmp = self.result_path.with_suffix(".json.tmp")
         tmp.write_text(
-            json.dumps(result, indent=2, default=_json_default, ensure_ascii=False), encoding="utf-8"
+            json.dumps(self.masking.mask_data(result), indent=2, default=_json_default, ensure_ascii=False),
+            encoding="utf-8",
         )
         tmp.replace(self.result_path)
         return self.result_path
@@ -129,6 +135,7 @@ def recorder_for(run_id: str, run_dir: Path) -> RunRecorder:
         if rec is None or rec.run_dir != Path(run_dir):
             rec = RunRecorder(Path(run_dir))
             _recorders[run_id] = rec
+        rec.masking = secrets_of_run(run_id)  # (a resumed run may bring its secrets again)
         return rec
 
 

@@ -64,6 +64,7 @@ from agent.records import (
 from agent.runtime import release as release_runtime
 from agent.runtime import reopen_session
 from agent.terminals import BUDGET_EXHAUSTED, MAX_SECONDS, RECURSION_LIMIT, normalize
+from agent.util.secrets import register_run
 
 EventHandler = Callable[[dict[str, Any]], None]
 #: Gets the interrupt payload ({"type": "confirm" | "ask_user", ...}); returns the resume value, or None to stop.
@@ -107,6 +108,7 @@ def _checkpoint_path(run_dir: Path) -> Path:
 def _save_context(run_dir: Path, ctx: Context) -> None:
     data = asdict(ctx)
     data.pop("api_key", None)  # never write secrets to disk
+    data.pop("secrets", None)
     (run_dir / "context.json").write_text(json.dumps(data, indent=2), encoding="utf-8")
 
 
@@ -344,7 +346,10 @@ async def run_goal(
             f"run {run_id} already exists under {ctx.record_dir}; use resume_run to continue it"
         )
     _save_context(run_dir, ctx)
-    first_input = {"goal": goal, "start_url": start_url or ctx.start_url}
+    secrets = ctx.secret_store()
+    register_run(run_id, secrets)
+    # The user's own goal may hold a secret's value: from here on only its placeholder exists.
+    first_input = {"goal": secrets.mask(goal), "start_url": start_url or ctx.start_url}
     if session is not None:
         registry.adopt(run_id, session)
     return await _run_with_checkpointer(run_id, run_dir, ctx, first_input, on_event, on_interrupt)
@@ -381,6 +386,7 @@ async def resume_run(
     """
     run_dir = check_resumable(run_id, record_dir)
     ctx = load_saved_context(run_dir, record_dir=record_dir, run_id=run_id, **(overrides or {}))
+    register_run(run_id, ctx.secret_store())
 
     async def before_going_on(graph: Any, config: dict[str, Any]) -> None:
         if not stranded:  # (a stranded run's clock was set when it was taken up again)

@@ -155,6 +155,7 @@ async def reopen_session(state: dict[str, Any], ctx: Context) -> tuple[Any, list
     from agent.browser.refill import field_label, refill_fields
     from agent.browser.session_launch import StorageStateError
     from agent.records import BROWSER_STATE_NAME
+    from agent.util.secrets import revealed_fields
 
     run_dir = run_dir_of(state, ctx)
     session = await registry.open(state["run_id"], ctx.browser_options(run_dir), run_dir)
@@ -178,5 +179,9 @@ async def reopen_session(state: dict[str, Any], ctx: Context) -> tuple[Any, list
         lost.append(f"the page {url} (reopened, it went to {landed})")
         lost.extend(f"the value typed into {field_label(f)}" for f in fields)
     elif fields:
+        fields, refused = revealed_fields(ctx.secret_store(), fields, landed)
+        lost.extend(
+            f"the value typed into {field_label(f)} (its secret may not be typed here)" for f in refused
+        )
         lost.extend(await refill_fields(session.page, fields))
     return session, lost

@@ -15,10 +15,11 @@ import typing
 from dataclasses import fields
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 
 from agent.browser.urls import LOCAL_HOSTS, check_navigation, host_of, normalize_url
 from agent.context import Context
+from agent.util.secrets import parse_secret
 
 #: Seconds in a week: the longest time budget or timeout that is not a typo.
 _WEEK_S = 7 * 24 * 3600.0
@@ -84,6 +85,19 @@ def _domain_list(entries: list[str]) -> list[str]:
     return entries
 
 
+def _secret_list(entries: list[str]) -> list[str]:
+    names = [parse_secret(entry).name for entry in entries]
+    doubled = sorted({name for name in names if names.count(name) > 1})
+    if doubled:
+        raise ValueError(f"secret {doubled[0]} is given twice")
+    return entries
+
+
+def _confirm_word(value: Any) -> Any:
+    """``yes`` is the flag's word for ``auto`` (approve risky actions without asking)."""
+    return "auto" if isinstance(value, str) and value.strip().lower() == "yes" else value
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # the rules: fields whose type alone does not say what is valid
 
@@ -119,7 +133,14 @@ _RULES: dict[str, Any] = {
     ],
     "allowed_domains": Annotated[list[str], AfterValidator(_domain_list)],
     "blocked_domains": Annotated[list[str], AfterValidator(_domain_list)],
+    "secrets": Annotated[list[str], AfterValidator(_secret_list)],
+    "confirm_policy": Annotated[typing.Literal["ask", "auto", "deny"], BeforeValidator(_confirm_word)],
+    "max_model_calls": _count(low=0),
+    "max_consecutive_failures": _count(low=0, high=1000),
 }
+
+#: Settings whose values are never repeated in a message (an error names the setting and the problem only).
+SECRET_SETTINGS = ("secrets", "api_key")
 
 #: Plain-words summaries of the rules, for configs/default.yaml.
 _RULE_WORDS: dict[str, str] = {
@@ -136,6 +157,10 @@ _RULE_WORDS: dict[str, str] = {
     "max_auto_scrolls": "a whole number from 0 to 1000",
     "max_tokens": "a whole number, 0 or more",
     "max_cost_usd": "a number, 0 or more",
+    "max_model_calls": "a whole number, 0 or more",
+    "max_consecutive_failures": "a whole number from 0 to 1000",
+    "secrets": "a list of NAME=VALUE or NAME=VALUE@domain (comma-separated in WAYFINDER_SECRETS)",
+    "confirm_policy": "ask | auto (or yes) | deny",
     "repeat_limit": "a whole number from 1 to 1000",
     "stagnation_limit": "a whole number from 1 to 1000",
     "viewport_width": "CSS pixels from 100 to 16384",
@@ -246,7 +271,8 @@ def validate_setting(key: str, value: Any, source: str) -> Any:
         raise ConfigError(
             f"unknown setting {key!r} in {source} (known settings: {', '.join(known_settings())})"
         )
-    where = f"setting {key!r} from {source}: {_short_repr(value)}"
+    shown = "(value hidden)" if key in SECRET_SETTINGS else _short_repr(value)
+    where = f"setting {key!r} from {source}: {shown}"
     try:
         prepared = _prepare(key, value)
         result = _adapter(key).validate_python(prepared)

@@ -38,6 +38,7 @@ MAX_PLANNER_CALLS = "max_planner_calls"
 MAX_FAILURES = "max_failures"
 MAX_TOKENS = "max_tokens"
 MAX_COST = "max_cost"
+MAX_MODEL_CALLS = "max_model_calls"
 RECURSION_LIMIT = "recursion_limit"
 
 #: reason -> terminal type. Documented in the README ("How a run ends").
@@ -71,6 +72,7 @@ TERMINAL_REASONS: dict[str, str] = {
     MAX_FAILURES: BUDGET_EXHAUSTED,
     MAX_TOKENS: BUDGET_EXHAUSTED,
     MAX_COST: BUDGET_EXHAUSTED,
+    MAX_MODEL_CALLS: BUDGET_EXHAUSTED,  # planner, executor and judge requests together
     RECURSION_LIMIT: BUDGET_EXHAUSTED,
 }
 

@@ -8,8 +8,8 @@ browser is bounded, so a crashed tab or a browser closed underneath us gives a c
 
 The class is assembled from one mixin per job over one shared state (:mod:`.session_base`):
 :mod:`.session_launch` (launch or attach, reset, close), :mod:`.session_tabs` (tabs, the active page, element
-lookup, settling), :mod:`.session_events` (events, dialogs, downloads) and :mod:`.session_policy` (allowed and
-blocked domains).
+lookup, settling), :mod:`.session_events` (events, dialogs, downloads), :mod:`.session_policy` (allowed and
+blocked domains) and :mod:`.session_secrets` (fields screenshots mask).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from agent.browser.session_base import BrowserClosedError, BrowserSessionError
 from agent.browser.session_events import DOM_BINDING, EventsMixin
 from agent.browser.session_launch import LaunchMixin
 from agent.browser.session_policy import DomainPolicyMixin
+from agent.browser.session_secrets import SecretFieldsMixin
 from agent.browser.session_tabs import TabsMixin
 
 #: The DOM watcher every frame of every page gets (``agent/browser/js/dom_watch.js``).
@@ -35,5 +36,5 @@ __all__ = [
 ]
 
 
-class BrowserSession(LaunchMixin, TabsMixin, EventsMixin, DomainPolicyMixin):
+class BrowserSession(LaunchMixin, TabsMixin, EventsMixin, DomainPolicyMixin, SecretFieldsMixin):
     """Playwright + Chromium + one context + tabs + events. Create with ``await BrowserSession.start(...)``."""

@@ -2,7 +2,9 @@
 
 Events (url_changed, dom_changed, tab_opened, tab_closed, dialog, download) are kept in order with a sequence
 number, so an action can ask what happened since it began (``event_mark`` / ``events_since``) without consuming
-them. Dialogs are answered at once by policy so a page can never block the run; downloads are saved under a
+them. Dialogs are answered at once by policy so a page can never block the run (a confirm() naming an
+irreversible action is dismissed whatever the policy; a beforeunload is answered like any confirm, and the
+navigation that met it says so); downloads are saved under a
 sanitized name inside the run's downloads folder. The page reports DOM changes through the ``DOM_BINDING``
 binding, which the watcher script ``agent/browser/js/dom_watch.js`` calls.
 """
@@ -18,6 +20,7 @@ from typing import Any
 from agent.browser.filenames import safe_filename
 from agent.browser.session_base import BrowserSessionError, SessionState, TabState, clip_message
 from agent.types import BrowserEvent
+from agent.util.risk_words import risky_text
 
 #: Binding the page calls (throttled) when the DOM changes, and with "popup" when it is about to open a tab.
 DOM_BINDING = "__wayfinderDomChanged"
@@ -103,12 +106,18 @@ class EventsMixin(SessionState):
         """
         kind = dialog.type
         accept = self.options.dialog_policy == "accept" or kind == "alert"
+        # A page's confirm() guarding something irreversible ("Delete all?") is never accepted by policy: the
+        # agent's own confirm step is where a person approves such an action, not a setting.
+        guarded = kind in ("confirm", "prompt") and risky_text(dialog.message)
+        accept = accept and not guarded
         event: BrowserEvent = {
             "type": "dialog",
             "dialog_type": kind,
             "message": clip_message(dialog.message),
             "handled": "accepted" if accept else "dismissed",
         }
+        if guarded:
+            event["risky"] = True
         tab = self._by_page.get(id(dialog.page)) if dialog.page is not None else None
         if tab is not None:
             event["tab_id"] = tab.id

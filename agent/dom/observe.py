@@ -21,6 +21,7 @@ from typing import Any
 
 from agent.browser.marking import set_page_marker
 from agent.browser.scripts import read_script
+from agent.browser.session_secrets import screenshot_masks
 from agent.dom.options import ObserveOptions
 from agent.dom.serialize import build_observation
 from agent.types import Element, Observation
@@ -346,7 +347,8 @@ async def take_screenshot(
         if badges and items:
             await asyncio.wait_for(page.evaluate(_BADGE_JS, items), timeout)
             drawn = True
-        await asyncio.wait_for(page.screenshot(path=path, timeout=timeout * 1000), timeout + 1)
+        shot = page.screenshot(path=path, timeout=timeout * 1000, mask=screenshot_masks(page))
+        await asyncio.wait_for(shot, timeout + 1)
         return path
     except Exception:
         return None

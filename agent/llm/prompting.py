@@ -15,7 +15,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
-from agent.llm.untrusted import neutralize, untrusted_block
+from agent.llm.untrusted import neutralize, standing_instruction, untrusted_block
 from agent.types import HistoryItem, Metrics, Observation, PlanRequest, TranslateRequest
 from agent.util.elements import element_by_id
 
@@ -146,6 +146,7 @@ def browser_state(observation: Observation | None, *, block_id: str, include_pag
                 _bounded(obs["page_text"], PAGE_TEXT_CHARS), block_id=block_id, source="page_text"
             )
         )
+    sections.append(standing_instruction(block_id))
     return "\n".join(sections)
 
 

@@ -23,6 +23,7 @@ from agent.context import Context
 from agent.dom.options import ObserveOptions
 from agent.llm.usage import add_usage
 from agent.records import elapsed_seconds, recorder_for
+from agent.safety import recorded_action
 from agent.state import AgentState
 from agent.terminals import NODE_ERROR, terminal_for
 from agent.types import ALL_ACTIONS, ELEMENT_ACTIONS, KIND_MODEL_ERROR, REQUIRED_ARGS
@@ -147,20 +148,22 @@ def validate_action(action: Any, observation: dict[str, Any], allowed: list[str]
     return None
 
 
+#: The only words that approve a risky action.
+CONSENT_WORDS = ("y", "yes", "approve")
+
+
 def parse_decision(answer: Any) -> tuple[str, dict[str, Any] | None]:
     """('approved' | 'denied' | 'edited', edited action) from a resume value.
 
-    Accepts True/False, "y"/"yes"/"approve"/"n"/"no"/"deny", or {"decision": ..., "action": {...}} (a dict
-    may add "reason", the words the denial is recorded with, e.g. "because no one could be asked").
-    Anything unclear is a denial: silence never authorizes a risky action.
+    Consent is strict: only True, "y", "yes" or "approve" (any case, surrounding spaces ignored) approve, or
+    {"decision": one of those} / {"decision": "edit", "action": {...}} (a dict may add "reason", the words a
+    denial is recorded with, e.g. "because no one could be asked"). Anything else - "ok", "sure", "yes!",
+    "yes please", a number - is a denial: silence or a vague word never authorizes a risky action.
     """
     if isinstance(answer, bool):
         return ("approved" if answer else "denied"), None
     if isinstance(answer, str):
-        word = answer.strip().lower()
-        if word in ("y", "yes", "approve", "approved", "ok", "allow"):
-            return "approved", None
-        return "denied", None
+        return ("approved" if answer.strip().lower() in CONSENT_WORDS else "denied"), None
     if isinstance(answer, dict):
         decision = str(answer.get("decision", "")).lower()
         if decision in ("edit", "edited") and isinstance(answer.get("action"), dict):
@@ -270,8 +273,9 @@ async def _record(
         "step": step_of(name, merged),
         "url": merged.get("url", ""),
         "plan_step": extra.get("_plan_step", merged.get("current_step")),  # execute: the step it carried out
-        "action": extra.get("_action"),
-        "result": extra.get("_result"),
+        # a password the offline planner types from the goal is not repeated in the records
+        "action": _hidden(extra.get("_action"), state),
+        "result": _hidden(extra.get("_result"), state),
         "node_ms": elapsed_ms,
         "screenshot": extra.get("_screenshot"),
         "note": extra.get("_note", ""),
@@ -295,6 +299,11 @@ async def _record(
             "usage": merged.get("usage") or {},
         }
     )
+
+
+def _hidden(action_or_result: dict[str, Any] | None, state: AgentState) -> dict[str, Any] | None:
+    """An action or result as the trace keeps it: text typed into a password field hidden."""
+    return recorded_action(action_or_result, state.get("observation")) if action_or_result else None
 
 
 def _append_record(run_id: str, run_dir: Path, record: dict[str, Any]) -> None:

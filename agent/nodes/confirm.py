@@ -2,7 +2,9 @@
 
 Uses LangGraph ``interrupt()`` (the run pauses, is checkpointed, and resumes with
 ``Command(resume=...)``). The policy decides without asking when it can: ``auto`` approves, ``deny`` denies,
-and with prompts off (no person to ask) the action is denied. A denied action never runs.
+and with prompts off (no person to ask) the action is denied. A denied action never runs: the run ends
+``goal_failed/user_declined``, or with ``on_denied: replan`` the refusal is a failed step and the planner is
+asked for another way.
 """
 
 from __future__ import annotations
@@ -12,7 +14,14 @@ from typing import Any
 from langgraph.types import interrupt
 
 from agent.context import Context
-from agent.nodes.base import graph_node, history_item, parse_decision, terminal, validate_action
+from agent.nodes.base import (
+    failed_step,
+    graph_node,
+    history_item,
+    parse_decision,
+    terminal,
+    validate_action,
+)
 from agent.stages import allowed_actions
 from agent.state import AgentState
 from agent.terminals import USER_DECLINED
@@ -68,6 +77,18 @@ async def confirm(state: AgentState, ctx: Context) -> dict[str, Any]:
             }
         decision, why = "denied", f"(the edited action is invalid: {problem})"
     item = history_item(state, action, status="denied", message=f"risky action denied {why}")
+    if ctx.on_denied == "replan":
+        return {
+            **failed_step(
+                state,
+                action,
+                error_type="unknown",
+                message=f"risky action denied {why}; it was not run",
+                hint=f"The user denied {action.get('action')} {item['target']}: find another way or stop.",
+            ),
+            "confirmation": "denied",
+            "_note": f"denied {why}; replanning (on_denied=replan)",
+        }
     return terminal(
         USER_DECLINED,
         f"{action.get('action')} {item['target']} was denied {why}",

@@ -37,10 +37,12 @@ from agent.context import Context
 from agent.nodes.base import failed_result, graph_node, history_item, parse_decision, with_hint
 from agent.records import BROWSER_STATE_NAME, read_inflight, recorder_for, write_inflight
 from agent.runtime import document_of, ensure_session
+from agent.safety import frame_url, secret_problem
 from agent.state import AgentState
 from agent.types import ERROR_NAVIGATION_BLOCKED
 from agent.util.cancel import run_through_cancel
 from agent.util.elements import describe_element, element_by_id
+from agent.util.secrets import Secrets, revealed_fields
 
 AVOID_AFTER_FAILURES = 2
 #: Actions that leave a value in a form field (what a resumed run types again if it was not sent).
@@ -150,7 +152,10 @@ async def restore_replayed_step(
         return []
     if document_of(session.page.url) != document_of(left_at):
         return [f"the value typed into {field_label(field)} (the page is {session.page.url} now)"]
-    return await refill_fields(session.page, [field])
+    ready, refused = revealed_fields(ctx.secret_store(), [field], session.page.url)
+    return [f"the value typed into {field_label(f)}" for f in refused] + await refill_fields(
+        session.page, ready
+    )
 
 
 async def save_browser_state(session: Any, state: AgentState) -> None:
@@ -169,22 +174,44 @@ def _plain(action: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def with_secret_values(
+    action: dict[str, Any], observation: dict[str, Any], secrets: Secrets
+) -> tuple[dict[str, Any], str | None]:
+    """(the action the browser runs: ``<secret:NAME>`` placeholders in a ``type`` text replaced by their values,
+    why it may not run). Checked again here, at typing time, against the document the field is in."""
+    problem = secret_problem(action, observation, secrets)
+    if problem or action.get("action") != "type" or not secrets:
+        return action, problem
+    element = element_by_id(observation, action.get("element_id"))
+    text, _, _ = secrets.substitute(
+        str((action.get("args") or {}).get("text", "")), frame_url(observation, element)
+    )
+    return {**action, "args": {**(action.get("args") or {}), "text": text}}, None
+
+
 async def act(
     session: Any, action: dict[str, Any], observation: dict[str, Any], ctx: Context
 ) -> dict[str, Any]:
     """Run the action in the browser within :func:`action_budget`, with its observed effect; running out is
-    a failed result."""
+    a failed result. Secret values exist only in the action handed to the browser: the result and its effect
+    are masked before anything keeps them."""
+    secrets = ctx.secret_store()
+    typed, problem = with_secret_values(action, observation, secrets)
+    if problem:
+        return failed_result(action, ERROR_NAVIGATION_BLOCKED, f"refused: {problem}")
     before = await read_before(session, action.get("element_id"))
     mark = session.event_mark()
     try:
         result = await asyncio.wait_for(
-            execute_action(session, action, observation=observation), timeout=action_budget(ctx)
+            execute_action(session, typed, observation=observation), timeout=action_budget(ctx)
         )
         result = refused_navigation(result, session.blocked_since(mark))
-        return {
-            **result,
-            "effect": await read_effect(session, before, result, action.get("element_id")),
-        }
+        effect = await read_effect(session, before, result, action.get("element_id"))
+        if typed is not action:
+            await session.mark_secret_field(action.get("element_id"))
+            if isinstance(effect.get("target"), dict):  # what the judge compares a hidden field's length with
+                effect["target"]["typed_len"] = len(str(typed["args"].get("text", "")))
+        return secrets.mask_data({**result, "effect": effect})
     except TimeoutError:
         return failed_result(
             action,

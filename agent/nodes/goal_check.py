@@ -40,6 +40,7 @@ from agent.terminals import (
     INSUFFICIENT_KNOWLEDGE,
     MAX_COST,
     MAX_FAILURES,
+    MAX_MODEL_CALLS,
     MAX_PLANNER_CALLS,
     MAX_SECONDS,
     MAX_STEPS,
@@ -58,9 +59,20 @@ def failures_message(state: AgentState) -> str:
     return f"{state.get('errors', 0)} failures{last}"[:500]
 
 
+def failures_in_a_row(state: AgentState) -> int:
+    """Failed steps at the end of the history, back to the last step that did not fail."""
+    count = 0
+    for item in reversed(state.get("history") or []):
+        if item.get("status") == "success":
+            break
+        count += item.get("status") == "failure"
+    return count
+
+
 def budget_terminal(state: AgentState, ctx: Context) -> tuple[str, str] | None:
     """(reason, message) of the first exhausted budget, or None."""
     usage = state.get("usage") or {}
+    in_a_row = failures_in_a_row(state) if ctx.max_consecutive_failures > 0 else 0
     checks = [
         (
             elapsed_seconds(state) >= ctx.max_seconds,
@@ -69,6 +81,16 @@ def budget_terminal(state: AgentState, ctx: Context) -> tuple[str, str] | None:
         ),
         (int(state.get("steps", 0)) >= ctx.max_steps, MAX_STEPS, f"step budget of {ctx.max_steps} used"),
         (int(state.get("errors", 0)) >= ctx.max_failures, MAX_FAILURES, failures_message(state)),
+        (
+            ctx.max_consecutive_failures > 0 and in_a_row >= ctx.max_consecutive_failures,
+            MAX_FAILURES,
+            f"{in_a_row} failed steps in a row; {failures_message(state)}"[:500],
+        ),
+        (
+            ctx.max_model_calls > 0 and int(usage.get("calls", 0)) >= ctx.max_model_calls,
+            MAX_MODEL_CALLS,
+            f"model call budget of {ctx.max_model_calls} used",
+        ),
         (
             ctx.max_tokens > 0 and int(usage.get("total_tokens", 0)) >= ctx.max_tokens,
             MAX_TOKENS,

@@ -85,6 +85,9 @@ async def observe(state: AgentState, ctx: Context) -> dict[str, Any]:
         options=observe_options(ctx),
         screenshot_path=screenshot_path,
     )
+    # A secret's value the page shows (a field, an echo in its text) reaches neither the model nor the records.
+    secrets = ctx.secret_store()
+    obs, events = secrets.mask_data(obs), secrets.mask_data(events)
     if screenshot_path and not obs.get("screenshot_path"):
         screenshot_rel = None
     new = {

@@ -1,6 +1,6 @@
 """safety: judge the proposed action's risk in code before anything touches the page.
 
-Blocked navigation never runs (recorded as a failed step); high-risk actions go to ``confirm`` unless the
+Blocked actions (refused navigation, a secret outside its domains) never run (recorded as a failed step); high-risk actions go to ``confirm`` unless the
 confirm policy says otherwise; low-risk actions go straight to ``execute``.
 """
 
@@ -25,6 +25,8 @@ async def safety(state: AgentState, ctx: Context) -> dict[str, Any]:
         goal=state.get("goal", ""),
         allowed_domains=ctx.allowed_domains,
         blocked_domains=ctx.blocked_domains,
+        secrets=ctx.secret_store(),
+        start_url=state.get("start_url") or ctx.start_url or "",
     )
     update: dict[str, Any] = {
         "action_risk": verdict["risk"],

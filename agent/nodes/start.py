@@ -18,6 +18,7 @@ from agent.records import new_run_id, valid_run_id
 from agent.runtime import ensure_session
 from agent.state import HISTORY_RESET, AgentState
 from agent.terminals import BROWSER_ERROR, INVALID_GOAL, MAX_SECONDS, NAVIGATION_BLOCKED
+from agent.util.secrets import register_run
 
 
 def _thread_id() -> str | None:
@@ -108,7 +109,11 @@ async def start(state: AgentState, ctx: Context) -> dict[str, Any]:
     if not valid_run_id(run_id):
         run_id = new_run_id()
     run_dir = Path(ctx.record_dir) / run_id
+    secrets = ctx.secret_store()
+    register_run(run_id, secrets)  # every record of this run is masked (also when embedded, not via runner)
     goal = state.get("goal")
+    if isinstance(goal, str):
+        goal = secrets.mask(goal)  # the user's goal may hold a secret's value: only its placeholder goes on
     update: dict[str, Any] = {
         **initial_counters(),
         "run_id": run_id,

@@ -10,10 +10,18 @@ from __future__ import annotations
 from typing import Any
 
 from agent.context import Context
-from agent.nodes.base import backend_error, failed_step, graph_node, usage_update, validate_action
+from agent.nodes.base import (
+    backend_error,
+    failed_step,
+    graph_node,
+    terminal,
+    usage_update,
+    validate_action,
+)
 from agent.runtime import runtime_for
 from agent.stages import allowed_actions
 from agent.state import AgentState
+from agent.terminals import MAX_MODEL_CALLS
 from agent.types import KIND_INVALID_ACTION, TranslateRequest
 from agent.util.elements import describe_element
 
@@ -29,6 +37,9 @@ async def translate(state: AgentState, ctx: Context) -> dict[str, Any]:
                 "message": "no plan step to translate",
             }
         }
+    calls = int((state.get("usage") or {}).get("calls", 0))
+    if ctx.uses_model and 0 < ctx.max_model_calls <= calls:  # the executor's request would pass the budget
+        return terminal(MAX_MODEL_CALLS, f"model call budget of {ctx.max_model_calls} used")
     step = plan[0]
     observation = state.get("observation") or {}
     allowed = allowed_actions(state.get("stage"), interactive=ctx.interactive)

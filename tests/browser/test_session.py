@@ -115,12 +115,19 @@ async def test_dialogs_default_policy(session, site) -> None:
 
 
 async def test_dialogs_accept_policy(session, site) -> None:
+    """'accept' answers yes to dialogs, except a confirm() guarding an irreversible action ("Delete all?"):
+    that one is never accepted by a setting."""
     session.options.dialog_policy = "accept"
     await open_page(session, site + "/dialogs.html")
     await session.page.click("#confirm")
-    assert await session.page.inner_text("#result") == "Confirm returned: true"
+    assert await session.page.inner_text("#result") == "Confirm returned: false"
     await session.page.click("#prompt")
     assert await session.page.inner_text("#result") == "Prompt returned: Groceries"
+    dialogs = [e for e in session.drain_events() if e["type"] == "dialog"]
+    assert [(d["dialog_type"], d["handled"], d.get("risky")) for d in dialogs] == [
+        ("confirm", "dismissed", True),
+        ("prompt", "accepted", None),
+    ]
 
 
 async def test_beforeunload_dismissed_keeps_the_page(session, site) -> None:

@@ -42,7 +42,12 @@ def prompt(payload, typed: str, **kwargs):
         ("no\n", "denied"),
         ("\n", "denied"),  # Enter = deny
         ("", "denied"),  # end of input: silence never approves
-        ("what?\nmaybe\na\n", "approved"),  # asked again until it is an answer
+        ("what?\na\n", "denied"),  # consent is strict: anything but an approval denies
+        ("ok\n", "denied"),
+        ("sure\n", "denied"),
+        ("yes please\n", "denied"),
+        ("yes!\n", "denied"),
+        ("  YES \n", "approved"),
     ],
 )
 def test_confirm_answers(typed, decision):
@@ -50,7 +55,7 @@ def test_confirm_answers(typed, decision):
     assert parse_decision(answer)[0] == decision
     assert shown.startswith('\n? Allow click button "Buy now"?\n')
     assert "why:    clicking button" in shown and "page:   http://shop.test/" in shown
-    assert shown.count("approve / deny / edit [a/d/e]") == typed.count("\n") + (not typed.endswith("\n"))
+    assert shown.count("approve / deny / edit [a/d/e]") == 1
 
 
 def test_confirm_edit_takes_a_json_action_and_rejects_junk():

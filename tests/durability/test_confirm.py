@@ -59,10 +59,8 @@ def test_approve_deny_and_no_terminal(click_site, record_dir, request):
 
         no.expect(r'\? Allow click button "Buy now"\?', 90)
         no.expect(r"approve / deny / edit", 5)
-        no.sendline("maybe")  # not an answer: asked again
-        no.expect(r"please answer a, d or e", 10)
-        no.expect(r"approve / deny / edit", 5)
-        no.sendline("d")
+        no.sendline("maybe")  # consent is strict: anything but an approval denies
+        no.expect(r"'maybe' is not an approval: denied", 10)
 
         assert yes.wait(90) == 0, yes.text[-2000:]
         assert no.wait(90) == 1, no.text[-2000:]
@@ -86,7 +84,7 @@ def test_approve_deny_and_no_terminal(click_site, record_dir, request):
     # the denied run: --json keeps stdout to exactly one object; the prompt went to the terminal (stderr)
     result = one_json_object(no.stdout)
     assert (result["terminal_type"], result["terminal_reason"]) == ("goal_failed", "user_declined")
-    assert "denied by the user" in result["stop_reason"]
+    assert "denied because the answer 'maybe' is not an approval" in result["stop_reason"]
     assert "Allow click" not in no.stdout
     records = assert_trace_intact(record_dir / "deny")
     assert not any(r["node"] == "execute" for r in records)

@@ -177,6 +177,8 @@ NUMERIC_SETTINGS = {
     "max_auto_scrolls": (int, True),
     "max_tokens": (int, True),
     "max_cost_usd": (float, True),
+    "max_model_calls": (int, True),
+    "max_consecutive_failures": (int, True),
     "repeat_limit": (int, False),
     "stagnation_limit": (int, False),
     "viewport_width": (int, False),

@@ -11,6 +11,7 @@ import time
 
 from agent.browser.actions.base import ActionRun, Outcome, ok
 from agent.browser.filenames import safe_filename
+from agent.browser.session_secrets import screenshot_masks
 
 
 async def screenshot_action(run: ActionRun) -> Outcome:
@@ -27,6 +28,7 @@ async def screenshot_action(run: ActionRun) -> Outcome:
     await session.page.screenshot(
         path=str(path),
         full_page=bool(run.args.get("full_page", False)),
+        mask=screenshot_masks(session.page),
         timeout=run.ms(run.options.action_timeout_s),
     )
     return ok(f"saved a screenshot to {path}", extracted=str(path))

@@ -100,8 +100,8 @@ def _ok_items(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _value_holds(expected: str, target: dict[str, Any], secret: bool) -> bool:
-    if secret or target.get("secret"):
-        return int(target.get("value_len") or -1) == len(expected)
+    if secret or target.get("secret"):  # (typed_len: a <secret:NAME> placeholder stood for a longer value)
+        return int(target.get("value_len") or -1) == int(target.get("typed_len") or len(expected))
     held = _norm(target.get("value"))
     want = _norm(expected)
     return bool(want) and (held == want or (want in held and len(held) <= len(want) + 2))
