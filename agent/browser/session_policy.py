@@ -23,7 +23,6 @@ from agent.browser.urls import ALLOWED_SCHEMES, check_domain, host_of
 
 #: Documents a main frame may show besides http(s) pages.
 _HARMLESS_DOCUMENTS = ("about:blank", "about:srcdoc", "chrome-error:")
-_STARTING = "starting"
 
 
 class DomainPolicyMixin(SessionState):
@@ -105,13 +104,16 @@ class DomainPolicyMixin(SessionState):
             reason = await self.refusal(request.url, document=document)
         except Exception as exc:  # noqa: BLE001 - fail closed: a request the guard cannot judge does not go
             reason = f"the network guard could not check {request.url}: {exc}"
-        if reason is None:
-            with contextlib.suppress(Exception):
-                await route.continue_()
-            return
         tab = None
         with contextlib.suppress(Exception):
             tab = self._by_page.get(id(request.frame.page))
+        if reason is None:
+            if tab is not None and (tab.fetch is None or isinstance(tab.fetch, asyncio.Future)):
+                # A tab this new (a popup) may not pause its requests yet: its redirect hops must be seen too.
+                await self._intercept_redirects(tab)
+            with contextlib.suppress(Exception):
+                await route.continue_()
+            return
         self._record_blocked(request.url, reason, tab)
         # "aborted", not "blockedbyclient": the tab keeps its page instead of showing Chromium's error page.
         with contextlib.suppress(Exception):
@@ -127,22 +129,28 @@ class DomainPolicyMixin(SessionState):
     # ------------------------------------------------------------------------------------------ redirect hops
 
     async def _intercept_redirects(self, tab: TabState) -> None:
-        """Start (or stop) pausing ``tab``'s requests in Chromium so every redirect hop can be checked."""
+        """Start (or stop) pausing ``tab``'s requests in Chromium so every redirect hop can be checked; while
+        it starts, ``tab.fetch`` holds the task others wait for."""
         wanted = self._guard_wanted() and not self._closing
         if wanted and tab.fetch is None:
-            tab.fetch = _STARTING
-            try:
-                cdp = await self._context.new_cdp_session(tab.page)
-                cdp.on("Fetch.requestPaused", lambda event: self._spawn(self._on_paused(cdp, tab, event)))
-                await cdp.send("Fetch.enable", {"patterns": [{"urlPattern": "*", "requestStage": "Request"}]})
-                tab.fetch = cdp
-            except Exception:  # noqa: BLE001 - a tab that closed meanwhile; routing still guards it
-                tab.fetch = None
-        elif not wanted and tab.fetch not in (None, _STARTING):
+            tab.fetch = asyncio.ensure_future(self._enable_fetch(tab))
+        if isinstance(tab.fetch, asyncio.Future):
+            with contextlib.suppress(Exception):
+                await asyncio.shield(tab.fetch)
+        if not wanted and tab.fetch is not None:
             cdp, tab.fetch = tab.fetch, None
             with contextlib.suppress(Exception):
                 await cdp.send("Fetch.disable")
                 await cdp.detach()
+
+    async def _enable_fetch(self, tab: TabState) -> None:
+        try:
+            cdp = await self._context.new_cdp_session(tab.page)
+            cdp.on("Fetch.requestPaused", lambda event: self._spawn(self._on_paused(cdp, tab, event)))
+            await cdp.send("Fetch.enable", {"patterns": [{"urlPattern": "*", "requestStage": "Request"}]})
+            tab.fetch = cdp
+        except Exception:  # noqa: BLE001 - a tab that closed meanwhile; routing still guards it
+            tab.fetch = None
 
     async def _on_paused(self, cdp: Any, tab: TabState, event: dict[str, Any]) -> None:
         """A paused request: first hops were judged by routing already; a redirect hop is judged here."""

@@ -39,6 +39,7 @@ class TabsMixin(SessionState):
         page.on("domcontentloaded", lambda _p: self._spawn(self._refresh_title(tab)))
         page.on("load", lambda _p: self._spawn(self._refresh_title(tab)))
         self._spawn(self._intercept_redirects(tab))  # type: ignore[attr-defined]
+        self._check_landed(tab, page.url)  # type: ignore[attr-defined]  # a popup may arrive already loaded
         if emit:
             tab.opened_event = self._emit({"type": "tab_opened", "tab_id": tab.id, "url": page.url})
         return tab
