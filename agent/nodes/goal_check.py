@@ -12,7 +12,7 @@ from typing import Any
 from agent.browser import registry
 from agent.browser.effects import read_quote
 from agent.context import Context
-from agent.evidence import echoes_goal, goal_hits, observation_text, page_error
+from agent.evidence import echoes_goal, echoes_refusal, goal_hits, observation_text, page_error
 from agent.nodes.base import graph_node, usage_update
 from agent.planning.model_judge import apply_judge, judge_claim_with_model, judge_summary
 from agent.planning.verify import (
@@ -44,9 +44,11 @@ from agent.terminals import (
     MAX_SECONDS,
     MAX_STEPS,
     MAX_TOKENS,
+    NAVIGATION_BLOCKED,
     STAGE_NOT_ADVANCED,
     UNVERIFIED,
 )
+from agent.types import ERROR_NAVIGATION_BLOCKED
 
 MAX_QUOTES = 4
 
@@ -152,7 +154,16 @@ def judge_claim(
     history = state.get("history") or []
     if not claim.get("success", True):
         reason = _GIVE_UP_REASONS.get(claim.get("failure_reason") or ANSWER_NOT_FOUND, INSUFFICIENT_KNOWLEDGE)
+        if history and history[-1].get("error_type") == ERROR_NAVIGATION_BLOCKED:
+            reason = (
+                NAVIGATION_BLOCKED  # what stopped the run is the refused navigation it could not get past
+            )
         return _failed(reason, answer or reason)
+    refused = echoes_refusal(answer, history, list(state.get("visited_urls") or []))
+    if refused:
+        return _failed(
+            NAVIGATION_BLOCKED, f"the answer repeats a refused navigation, which is no answer: {refused}"
+        )
     parts = parts_of(state)
     observation = state.get("observation") or {}
     if answer and echoes_goal(answer, state.get("goal", "")):

@@ -26,6 +26,7 @@ from agent.browser.session import BrowserSession
 from agent.util.static_server import StaticServer
 from tests.browser.helpers import open_page
 from tests.conftest import SITE_ROOT, browser_test_options
+from tests.llm.fake_openai import fake_openai, fake_openai_session  # noqa: F401 - fixtures for test_runs
 from tests.site_routes import ROUTES
 
 #: Where the guard's resolver says each test name is (Chromium itself sends them all to 127.0.0.1).
