@@ -111,6 +111,11 @@ class Context:
     )
     allowed_domains: list[str] = _d([], "If set, navigation is limited to these domains (and subdomains).")
     blocked_domains: list[str] = _d([], "Domains navigation may never reach.")
+    upload_dirs: list[str] = _d(
+        [],
+        "Folders a page's file input may be given files from, besides the run's downloads folder (default: "
+        "none; hidden files and folders are never uploaded).",
+    )
     allow_local: bool = _d(
         False,
         "Let the browser reach loopback, private, link-local and cloud metadata addresses. Without it, "
@@ -155,6 +160,7 @@ class Context:
             allowed_domains=list(self.allowed_domains),
             blocked_domains=list(self.blocked_domains),
             allow_local=self.allow_local,
+            upload_dirs=[Path(d) for d in self.upload_dirs],
             # By literal address or name only (no lookup here); a run re-decides with DNS when it starts.
             allow_private=start_allows_private(self.start_url, resolve=False),
         )

@@ -40,5 +40,7 @@ class BrowserOptions:
     #: How the guard resolves host names (default: the system resolver). For embedding apps and tests that
     #: map names themselves (as Chromium's --host-resolver-rules does); not a user setting.
     resolver: Callable[[str], list[str]] | None = None
+    #: Folders a file input may be given files from, besides the run directory (``upload_source``).
+    upload_dirs: list[Path] = field(default_factory=list)
     #: After an action, wait at most this long for its navigation/XHR to land before the next observation.
     settle_timeout_s: float = 3.0
