@@ -83,6 +83,8 @@ class SessionState:
         self._event_waiters: list[asyncio.Future] = []
         self._blocked: list[tuple[int, dict[str, str]]] = []
         self._guard_installed = False
+        self._sockets_guarded = False
+        self._webrtc_off = False
         self._checker: Any = None  # the network guard's HostChecker (see session_policy.host_checker)
         self._checker_for: Any = None
         self._net_activity = 0.0  # monotonic time of the last request start/end (settling)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from typing import Any
 
 from agent.browser.netguard import AddressPolicy, HostChecker
@@ -23,6 +24,10 @@ from agent.browser.urls import ALLOWED_SCHEMES, check_domain, host_of
 
 #: Documents a main frame may show besides http(s) pages.
 _HARMLESS_DOCUMENTS = ("about:blank", "about:srcdoc", "chrome-error:")
+#: Init script taking WebRTC's connection objects away from pages (the guard cannot see its traffic).
+_NO_WEBRTC = """(() => { for (const name of ['RTCPeerConnection', 'webkitRTCPeerConnection', 'RTCIceTransport']) {
+  try { Object.defineProperty(globalThis, name, { value: undefined, configurable: false, writable: false }); }
+  catch (e) {} } })();"""
 
 
 class DomainPolicyMixin(SessionState):
@@ -67,6 +72,13 @@ class DomainPolicyMixin(SessionState):
         if wanted and not self._guard_installed:
             await self._context.route("**/*", self._guard_route)
             self._guard_installed = True
+            if not self._sockets_guarded:  # no unroute for these: installed once, they check the policy live
+                await self._context.route_web_socket(re.compile(".*"), self._guard_websocket)
+                self._sockets_guarded = True
+        if not self.address_policy.open and not self._webrtc_off:
+            # WebRTC opens UDP and TCP (TURN) connections to any address a page names, past every request hook.
+            await self._context.add_init_script(_NO_WEBRTC)
+            self._webrtc_off = True
         elif not wanted and self._guard_installed:
             await self._context.unroute("**/*", self._guard_route)
             self._guard_installed = False
@@ -125,6 +137,21 @@ class DomainPolicyMixin(SessionState):
             fresh = tab is not None and request.frame == page.main_frame and page.url in ("", "about:blank")
             if fresh and await page.opener() is not None:
                 await page.close()
+
+    async def _guard_websocket(self, socket: Any) -> None:
+        """A page's WebSocket: connected only when its address and host pass, like any other request."""
+        url = str(socket.url)
+        http_url = re.sub(r"^ws", "http", url, flags=re.IGNORECASE)
+        try:
+            reason = await self.refusal(http_url, document=False) if self._guard_wanted() else None
+        except Exception as exc:  # noqa: BLE001 - fail closed
+            reason = f"the network guard could not check {url}: {exc}"
+        if reason is None:
+            socket.connect_to_server()
+            return
+        self._record_blocked(url, reason, None)
+        with contextlib.suppress(Exception):
+            await socket.close(code=1008, reason="refused by the network guard")
 
     # ------------------------------------------------------------------------------------------ redirect hops
 

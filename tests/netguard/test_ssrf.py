@@ -136,3 +136,36 @@ async def test_preconnect_hints_to_loopback_open_no_connection(guarded, site: Si
     await guarded.page.hover("a")
     await quiet(1.5)
     assert listener.connections == []
+
+
+async def test_websockets_and_webrtc_to_loopback_open_no_connection(guarded, site: Site, listener) -> None:
+    """Neither is a request the routing sees: WebSockets are routed on their own, WebRTC is off for pages."""
+    await act(guarded, "navigate", url=site.url("good.test"))  # a document loaded after the guard's scripts
+    port = listener.port
+    webrtc = await guarded.page.evaluate(
+        """(port) => {
+            try { new WebSocket(`ws://127.0.0.1:${port}/socket`); } catch (e) {}
+            try { new WebSocket(`ws://2130706433:${port}/socket`); } catch (e) {}
+            if (typeof RTCPeerConnection !== 'function') return 'no RTCPeerConnection';
+            const pc = new RTCPeerConnection({iceServers: [
+                {urls: `turn:127.0.0.1:${port}?transport=tcp`, username: 'u', credential: 'p'}]});
+            pc.createDataChannel('x');
+            pc.createOffer().then((offer) => pc.setLocalDescription(offer));
+            return 'peer connection made';
+        }""",
+        port,
+    )
+    await quiet(2.0)
+    assert webrtc == "no RTCPeerConnection"
+    assert listener.connections == []
+    assert any(entry["url"].startswith("ws://") for entry in guarded.blocked_since(0))
+
+
+async def test_a_permitted_websocket_still_connects(guarded, listener) -> None:
+    await guarded.set_address_policy(allow_private=True, allow_local=False)  # a run that started on loopback
+    await guarded.page.evaluate("(port) => { new WebSocket(`ws://127.0.0.1:${port}/allowed`); }", listener.port)
+    for _ in range(40):
+        await asyncio.sleep(0.05)
+        if listener.connections:
+            break
+    assert any("GET /allowed" in connection for connection in listener.connections), listener.connections
