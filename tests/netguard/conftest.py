@@ -25,7 +25,7 @@ import pytest_asyncio
 from agent.browser.session import BrowserSession
 from agent.util.static_server import StaticServer
 from tests.browser.helpers import open_page
-from tests.conftest import SITE_ROOT, browser_test_options
+from tests.conftest import SITE_ROOT, browser_test_options, reusable_session
 from tests.llm.fake_openai import fake_openai, fake_openai_session  # noqa: F401 - fixtures for test_runs
 from tests.site_routes import ROUTES
 
@@ -174,12 +174,7 @@ def guarded_options(site: Site, **overrides: Any) -> Any:
 async def guarded(_guarded_holder, site: Site, listener: Listener) -> AsyncIterator[BrowserSession]:
     """A BrowserSession with the network guard's defaults, open on the public site's front page; the site's
     and the listener's records cleared."""
-    session = _guarded_holder["session"]
-    if session is None or not session.is_alive:
-        if session is not None:
-            await session.close()
-        session = await BrowserSession.start(guarded_options(site), _guarded_holder["run_dir"])
-        _guarded_holder["session"] = session
+    session = await reusable_session(_guarded_holder, guarded_options(site))
     await session.set_domain_policy([], [])
     await session.set_address_policy(allow_private=False, allow_local=False)
     await session.reset()

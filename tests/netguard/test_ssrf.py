@@ -163,7 +163,9 @@ async def test_websockets_and_webrtc_to_loopback_open_no_connection(guarded, sit
 
 async def test_a_permitted_websocket_still_connects(guarded, listener) -> None:
     await guarded.set_address_policy(allow_private=True, allow_local=False)  # a run that started on loopback
-    await guarded.page.evaluate("(port) => { new WebSocket(`ws://127.0.0.1:${port}/allowed`); }", listener.port)
+    await guarded.page.evaluate(
+        "(port) => { new WebSocket(`ws://127.0.0.1:${port}/allowed`); }", listener.port
+    )
     for _ in range(40):
         await asyncio.sleep(0.05)
         if listener.connections:
