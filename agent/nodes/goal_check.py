@@ -48,7 +48,6 @@ from agent.terminals import (
     STAGE_NOT_ADVANCED,
     UNVERIFIED,
 )
-from agent.types import ERROR_NAVIGATION_BLOCKED
 
 MAX_QUOTES = 4
 
@@ -152,14 +151,10 @@ def judge_claim(
     """
     answer = (claim.get("answer") or "").strip()
     history = state.get("history") or []
+    refused = echoes_refusal(answer, history, list(state.get("visited_urls") or []))
     if not claim.get("success", True):
         reason = _GIVE_UP_REASONS.get(claim.get("failure_reason") or ANSWER_NOT_FOUND, INSUFFICIENT_KNOWLEDGE)
-        if history and history[-1].get("error_type") == ERROR_NAVIGATION_BLOCKED:
-            reason = (
-                NAVIGATION_BLOCKED  # what stopped the run is the refused navigation it could not get past
-            )
-        return _failed(reason, answer or reason)
-    refused = echoes_refusal(answer, history, list(state.get("visited_urls") or []))
+        return _failed(NAVIGATION_BLOCKED if refused else reason, answer or reason)  # gave up on the refusal
     if refused:
         return _failed(
             NAVIGATION_BLOCKED, f"the answer repeats a refused navigation, which is no answer: {refused}"
