@@ -171,6 +171,8 @@ class LaunchMixin(SessionState):
         kwargs: dict[str, Any] = {
             "viewport": {"width": opts.viewport_width, "height": opts.viewport_height},
             "locale": opts.locale,
+            # A service worker's own requests (and their redirect hops) live outside the tabs' interception.
+            "service_workers": "block",
         }
         if opts.user_agent:
             kwargs["user_agent"] = opts.user_agent
