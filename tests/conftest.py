@@ -80,7 +80,6 @@ def browser_test_options(site_url: str, **overrides: object):
         "action_timeout_s": 4.0,
         "navigation_timeout_s": 6.0,
         "search_url_template": site_url + "/search.html?q={query}",
-        "allow_private": True,  # the fixture site is on loopback, as a run starting there would allow
     }
     values.update(overrides)
     return BrowserOptions(**values)

@@ -33,9 +33,10 @@ class BrowserOptions:
     allowed_domains: list[str] = field(default_factory=list)
     blocked_domains: list[str] = field(default_factory=list)
     #: The network guard (agent.browser.netguard), on every request of every tab and frame, redirects
-    #: included: loopback and private addresses are reached only with ``allow_private`` (a run sets it when
-    #: its start URL is on them) or ``allow_local``; link-local and metadata addresses only with ``allow_local``.
-    allow_private: bool = False
+    #: included: loopback and private addresses are reached only with ``allow_private`` or ``allow_local``;
+    #: link-local and metadata addresses only with ``allow_local``. A run always sets ``allow_private`` itself
+    #: (from its start URL, see Context.browser_options); a session made directly keeps loopback reachable.
+    allow_private: bool = True
     allow_local: bool = False
     #: How the guard resolves host names (default: the system resolver). For embedding apps and tests that
     #: map names themselves (as Chromium's --host-resolver-rules does); not a user setting.
