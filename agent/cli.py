@@ -93,6 +93,13 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--run-id", help="id of the new run (default: generated; letters, digits, . _ -)")
     p.add_argument("--config", help="YAML settings file")
     p.add_argument("--screenshots", metavar="{never,on_demand,every_step}", help="screenshot mode")
+    p.add_argument("--allowed-domains", metavar="A,B", help="only these domains (and subdomains) may load")
+    p.add_argument("--blocked-domains", metavar="C,D", help="domains that may never load (wins over allowed)")
+    p.add_argument(
+        "--allow-local",
+        action="store_true",
+        help="let the browser reach loopback, private, link-local and cloud metadata addresses",
+    )
 
 
 def _add_safety_options(p: argparse.ArgumentParser) -> None:

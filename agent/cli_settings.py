@@ -37,6 +37,9 @@ FLAG_OF_SETTING = {
     "headless": "--headed",
     "confirm_policy": "--confirm",
     "secrets": "--secret",
+    "allowed_domains": "--allowed-domains",
+    "blocked_domains": "--blocked-domains",
+    "allow_local": "--allow-local",
 }
 
 
@@ -56,6 +59,9 @@ def settings_from_args(args: argparse.Namespace, **fixed: Any) -> LoadedSettings
         "record_dir": getattr(args, "record_dir", None),
         "screenshot_mode": getattr(args, "screenshots", None),
         "run_id": getattr(args, "run_id", None),
+        "allowed_domains": getattr(args, "allowed_domains", None),
+        "blocked_domains": getattr(args, "blocked_domains", None),
+        "allow_local": True if getattr(args, "allow_local", False) else None,
     }
     if getattr(args, "headed", False):
         overrides["headless"] = False

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal
 
+from agent.browser.netguard import start_allows_private
 from agent.browser.options import BrowserOptions
 from agent.util.secrets import Secrets
 
@@ -117,6 +118,16 @@ class Context:
     )
     allowed_domains: list[str] = _d([], "If set, navigation is limited to these domains (and subdomains).")
     blocked_domains: list[str] = _d([], "Domains navigation may never reach.")
+    upload_dirs: list[str] = _d(
+        [],
+        "Folders a page's file input may be given files from, besides the run's downloads folder (default: "
+        "none; hidden files and folders are never uploaded).",
+    )
+    allow_local: bool = _d(
+        False,
+        "Let the browser reach loopback, private, link-local and cloud metadata addresses. Without it, "
+        "loopback and private addresses are reached only when the start URL is on them, the others never.",
+    )
 
     # --- observation ------------------------------------------------------------------------------------
     max_elements: int = _d(120, "Most elements listed in one observation.")
@@ -167,6 +178,10 @@ class Context:
             downloads_dir=(run_dir / "downloads") if run_dir else None,
             allowed_domains=list(self.allowed_domains),
             blocked_domains=list(self.blocked_domains),
+            allow_local=self.allow_local,
+            upload_dirs=[Path(d) for d in self.upload_dirs],
+            # By literal address or name only (no lookup here); a run re-decides with DNS when it starts.
+            allow_private=start_allows_private(self.start_url, resolve=False),
         )
 
     def secret_store(self) -> Secrets:

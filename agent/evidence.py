@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import urlsplit
 
 from agent.dom.text import keywords
+from agent.types import ERROR_NAVIGATION_BLOCKED
 from agent.util.page_errors import is_error_message
 
 
@@ -46,6 +48,41 @@ def echoes_goal(answer: str, goal: str) -> bool:
     said = keywords(answer)
     own = set(keywords(_QUOTED.sub(" ", goal)))
     return bool(said) and not any(ch.isdigit() for ch in answer) and set(said) <= own
+
+
+#: Words of a refusal by the network guard or the domain lists (see agent.browser.netguard / urls).
+_REFUSAL_WORDS = (
+    "refused by the network guard",
+    ERROR_NAVIGATION_BLOCKED,
+    "on the blocked list",
+    "not in the allowed domains",
+)
+_URL_IN_TEXT = re.compile(r"https?://[^\s'\"<>]+", re.IGNORECASE)
+
+
+def echoes_refusal(answer: str, history: list[dict[str, Any]], visited: list[str]) -> str | None:
+    """The refusal an 'answer' repeats, if any: the guard's own words, or the host of a navigation the guard
+    refused (and the run never reached). A refused navigation is never an answer, whatever the model claims."""
+    text = answer.lower()
+    if not text:
+        return None
+    reached = {(urlsplit(url).hostname or "").lower() for url in visited}
+    for item in history:
+        message = str(item.get("message") or "")
+        if item.get("error_type") != ERROR_NAVIGATION_BLOCKED or not any(
+            w in message for w in _REFUSAL_WORDS
+        ):
+            continue
+        if any(word in text for word in _REFUSAL_WORDS):
+            return message
+        for url in _URL_IN_TEXT.findall(f"{message} {(item.get('args') or {}).get('url') or ''}"):
+            try:
+                host = (urlsplit(url).hostname or "").lower()
+            except ValueError:
+                continue
+            if host and host not in reached and re.search(rf"(?<![\w.]){re.escape(host)}(?![\w])", text):
+                return message
+    return None
 
 
 def answer_grounded(answer: str, texts: list[str]) -> bool:

@@ -105,6 +105,25 @@ def run_dir_of(state: dict[str, Any], ctx: Context) -> Path:
     return Path(state.get("run_dir") or Path(ctx.record_dir) / state["run_id"])
 
 
+async def apply_network_policy(session: Any, ctx: Context, start_url: str | None) -> None:
+    """Enforce this run's network guard in the browser, also in a session the run did not open
+    (``run_goal(session=...)``): its blocked domains are added, its allowed list, when set, replaces the
+    session's; loopback and private addresses are reachable when the start URL is on them (resolved with
+    the session's resolver) or the session already allowed them, everything with ``allow_local``."""
+    from agent.browser.netguard import start_allows_private
+
+    options = session.options
+    blocked = sorted({*options.blocked_domains, *ctx.blocked_domains})
+    allowed = list(ctx.allowed_domains) or list(options.allowed_domains)
+    if blocked != sorted(options.blocked_domains) or allowed != list(options.allowed_domains):
+        await session.set_domain_policy(allowed, blocked)
+    on_private = await asyncio.to_thread(start_allows_private, start_url, session.host_checker)
+    allow_private = options.allow_private or on_private
+    allow_local = options.allow_local or ctx.allow_local
+    if (allow_private, allow_local) != (options.allow_private, options.allow_local):
+        await session.set_address_policy(allow_private=allow_private, allow_local=allow_local)
+
+
 async def ensure_session(state: dict[str, Any], ctx: Context):
     """The run's live browser session; a new one (restored, at the recorded URL) if none is alive."""
     session = registry.get(state["run_id"])
@@ -159,6 +178,7 @@ async def reopen_session(state: dict[str, Any], ctx: Context) -> tuple[Any, list
 
     run_dir = run_dir_of(state, ctx)
     session = await registry.open(state["run_id"], ctx.browser_options(run_dir), run_dir)
+    await apply_network_policy(session, ctx, state.get("start_url") or ctx.start_url)
     url = page_to_reopen(state)
     if not url or url == "about:blank":
         return session, []

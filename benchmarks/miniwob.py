@@ -206,7 +206,9 @@ def _clip(text: Any, n: int = 300) -> str | None:
 async def _start_session(ctx: Any, run_dir: Path, collector: EndCollector) -> Any:
     from agent.browser.session import BrowserSession
 
-    session = await BrowserSession.start(ctx.browser_options(run_dir), run_dir)
+    options = ctx.browser_options(run_dir)
+    options.allow_private = True  # the episodes are served on loopback and opened before each run starts
+    session = await BrowserSession.start(options, run_dir)
     await session.context.expose_binding(BINDING, collector)
     return session
 

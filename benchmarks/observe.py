@@ -372,7 +372,9 @@ async def run(
     gen = StaticServer(gen_root, routes={"/listing": _listing_route}).start()
     session = None
     try:
-        session = await BrowserSession.start(ctx.browser_options(gen_root / "run"), gen_root / "run")
+        browser_options = ctx.browser_options(gen_root / "run")
+        browser_options.allow_private = True  # the measured pages are served on loopback
+        session = await BrowserSession.start(browser_options, gen_root / "run")
         user_agent = await session.page.evaluate("() => navigator.userAgent")
         specs = page_specs(demo.base_url, fixture.base_url, gen.base_url, groups, quick)
         pages = []

@@ -85,6 +85,20 @@ def browser_test_options(site_url: str, **overrides: object):
     return BrowserOptions(**values)
 
 
+async def reusable_session(holder: dict, options: object) -> object:
+    """``holder["session"]``, started with ``options`` (in ``holder["run_dir"]``) on first use and restarted
+    when a test left it dead."""
+    from agent.browser.session import BrowserSession
+
+    shared = holder["session"]
+    if shared is None or not shared.is_alive:
+        if shared is not None:
+            await shared.close()
+        shared = await BrowserSession.start(options, holder["run_dir"])
+        holder["session"] = shared
+    return shared
+
+
 @pytest_asyncio.fixture(scope="session", loop_scope="session")
 async def _shared_browser(site_url, tmp_path_factory) -> AsyncIterator[dict]:
     """Holder of the one BrowserSession shared by the test session (Chromium starts once, ~1-2 s)."""
@@ -101,14 +115,7 @@ async def session(_shared_browser, site_url) -> AsyncIterator[object]:
     Started on first use and restarted if a test left it dead. A test that kills the browser or needs other
     launch options starts its own BrowserSession instead.
     """
-    from agent.browser.session import BrowserSession
-
-    shared = _shared_browser["session"]
-    if shared is None or not shared.is_alive:
-        if shared is not None:
-            await shared.close()
-        shared = await BrowserSession.start(browser_test_options(site_url), _shared_browser["run_dir"])
-        _shared_browser["session"] = shared
+    shared = await reusable_session(_shared_browser, browser_test_options(site_url))
     options = browser_test_options(site_url)
     options.downloads_dir = shared.downloads_dir
     shared.options = options

@@ -1,9 +1,11 @@
-"""Safe file names for what the browser writes into a run: downloads and screenshots."""
+"""Safe file names for what the browser writes into a run (downloads, screenshots), and the files it may
+read from the disk to upload."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from pathlib import Path
 
 _RESERVED_CHARS = re.compile(r'[<>:"|?*\x00-\x1f\x7f]')
 _WINDOWS_RESERVED = frozenset(
@@ -32,3 +34,26 @@ def safe_filename(name: str | None, default: str = "download", max_bytes: int = 
     stem_bytes = stem.encode()[: max(budget, 1)]
     stem = stem_bytes.decode("utf-8", errors="ignore").rstrip() or default
     return f"{stem}.{ext}" if ext else stem
+
+
+def upload_source(raw: str, roots: list[Path]) -> Path:
+    """The file ``raw`` names, when a page may be given it: an existing regular file under one of ``roots``
+    (symbolic links resolved first), with no hidden component (``.env``, ``.ssh/``) below the root.
+    ValueError says why not; the message names the allowed folders, never what else is on the disk."""
+    text = (raw or "").strip().strip("\"'")
+    if not text:
+        raise ValueError("no file named to upload")
+    allowed = [Path(root).expanduser().resolve() for root in roots]
+    where = ", ".join(str(root) for root in allowed) or "none"
+    path = Path(text).expanduser()
+    if not path.is_absolute():
+        path = (allowed[0] if allowed else Path.cwd()) / path
+    path = path.resolve()
+    root = next((r for r in allowed if path == r or r in path.parents), None)
+    if root is None:
+        raise ValueError(f"{text!r} is outside the folders files may be uploaded from ({where})")
+    if any(part.startswith(".") for part in path.relative_to(root).parts):
+        raise ValueError(f"{text!r} is a hidden file or inside a hidden folder; refusing to upload it")
+    if not path.is_file():
+        raise ValueError(f"{text!r} is not an existing file in {root}")
+    return path

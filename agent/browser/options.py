@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,5 +32,16 @@ class BrowserOptions:
     #: routing, for every document request (clicks, redirects, popups, frames).
     allowed_domains: list[str] = field(default_factory=list)
     blocked_domains: list[str] = field(default_factory=list)
+    #: The network guard (agent.browser.netguard), on every request of every tab and frame, redirects
+    #: included: loopback and private addresses are reached only with ``allow_private`` or ``allow_local``;
+    #: link-local and metadata addresses only with ``allow_local``. A run always sets ``allow_private`` itself
+    #: (from its start URL, see Context.browser_options); a session made directly keeps loopback reachable.
+    allow_private: bool = True
+    allow_local: bool = False
+    #: How the guard resolves host names (default: the system resolver). For embedding apps and tests that
+    #: map names themselves (as Chromium's --host-resolver-rules does); not a user setting.
+    resolver: Callable[[str], list[str]] | None = None
+    #: Folders a file input may be given files from, besides the run directory (``upload_source``).
+    upload_dirs: list[Path] = field(default_factory=list)
     #: After an action, wait at most this long for its navigation/XHR to land before the next observation.
     settle_timeout_s: float = 3.0

@@ -2,7 +2,7 @@
 
 The session is split by job into mixins over this one state: launching and closing
 (:mod:`.session_launch`), tabs and settling (:mod:`.session_tabs`), events, dialogs and downloads
-(:mod:`.session_events`) and the domain policy (:mod:`.session_policy`). Every attribute they use is set here,
+(:mod:`.session_events`) and the network guard (:mod:`.session_policy`). Every attribute they use is set here,
 in one ``__init__``, so the whole state of a session can be read in one place.
 """
 
@@ -45,6 +45,7 @@ class TabState:
     inflight: int = 0
     failures: dict[int, int] = field(default_factory=dict)
     opened_event: BrowserEvent | None = None
+    fetch: Any = None  # the CDP session pausing this tab's requests for the network guard (redirect hops)
 
 
 class SessionState:
@@ -82,6 +83,10 @@ class SessionState:
         self._event_waiters: list[asyncio.Future] = []
         self._blocked: list[tuple[int, dict[str, str]]] = []
         self._guard_installed = False
+        self._sockets_guarded = False
+        self._webrtc_off = False
+        self._checker: Any = None  # the network guard's HostChecker (see session_policy.host_checker)
+        self._checker_for: Any = None
         self._net_activity = 0.0  # monotonic time of the last request start/end (settling)
         self._popup_expected = 0.0  # when a page last said it is opening a tab
         self._page_opened = 0.0  # when the last new tab arrived

@@ -73,6 +73,16 @@ def read_storage_file(path: Path) -> dict[str, Any]:
     return data
 
 
+#: Profile preferences of a launched browser. No network prediction: Chromium would otherwise open a TCP
+#: connection to a navigation's host (and to hosts it guesses) before any request reaches the network guard.
+_PREFERENCES = {"net": {"network_prediction_options": 2}}
+
+
+def _write_preferences(profile: Path) -> None:
+    (profile / "Default").mkdir(parents=True, exist_ok=True)
+    (profile / "Default" / "Preferences").write_text(json.dumps(_PREFERENCES), encoding="utf-8")
+
+
 class LaunchMixin(SessionState):
     """Lifecycle of a :class:`agent.browser.session.BrowserSession`."""
 
@@ -110,6 +120,7 @@ class LaunchMixin(SessionState):
         else:
             executable = await asyncio.to_thread(resolve_executable, opts.executable)
             self._profile = self._tmp / "profile"
+            await asyncio.to_thread(_write_preferences, self._profile)
             home = self._tmp / "home"
             env = dict(os.environ)
             for key, sub in (
@@ -160,6 +171,8 @@ class LaunchMixin(SessionState):
         kwargs: dict[str, Any] = {
             "viewport": {"width": opts.viewport_width, "height": opts.viewport_height},
             "locale": opts.locale,
+            # A service worker's own requests (and their redirect hops) live outside the tabs' interception.
+            "service_workers": "block",
         }
         if opts.user_agent:
             kwargs["user_agent"] = opts.user_agent

@@ -38,6 +38,8 @@ class TabsMixin(SessionState):
         page.on("requestfailed", lambda req: self._on_request(tab, req, -1))
         page.on("domcontentloaded", lambda _p: self._spawn(self._refresh_title(tab)))
         page.on("load", lambda _p: self._spawn(self._refresh_title(tab)))
+        self._spawn(self._intercept_redirects(tab))  # type: ignore[attr-defined]
+        self._check_landed(tab, page.url)  # type: ignore[attr-defined]  # a popup may arrive already loaded
         if emit:
             tab.opened_event = self._emit({"type": "tab_opened", "tab_id": tab.id, "url": page.url})
         return tab
@@ -76,10 +78,7 @@ class TabsMixin(SessionState):
         tab.url = url
         tab.failures.clear()  # element ids belong to a document
         self._net_activity = time.monotonic()
-        refused = self._refused(url)
-        if refused:  # reached through a redirect, which request routing cannot see
-            self._record_blocked(url, refused, tab)
-            self._spawn(self._leave_refused(tab))
+        self._check_landed(tab, url)  # type: ignore[attr-defined]  # the network guard's last layer
         origin = _origin(url)
         if origin:
             self._origins.add(origin)

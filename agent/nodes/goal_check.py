@@ -12,7 +12,7 @@ from typing import Any
 from agent.browser import registry
 from agent.browser.effects import read_quote
 from agent.context import Context
-from agent.evidence import echoes_goal, goal_hits, observation_text, page_error
+from agent.evidence import echoes_goal, echoes_refusal, goal_hits, observation_text, page_error
 from agent.nodes.base import graph_node, usage_update
 from agent.planning.model_judge import apply_judge, judge_claim_with_model, judge_summary
 from agent.planning.verify import (
@@ -45,6 +45,7 @@ from agent.terminals import (
     MAX_SECONDS,
     MAX_STEPS,
     MAX_TOKENS,
+    NAVIGATION_BLOCKED,
     STAGE_NOT_ADVANCED,
     UNVERIFIED,
 )
@@ -172,9 +173,14 @@ def judge_claim(
     """
     answer = (claim.get("answer") or "").strip()
     history = state.get("history") or []
+    refused = echoes_refusal(answer, history, list(state.get("visited_urls") or []))
     if not claim.get("success", True):
         reason = _GIVE_UP_REASONS.get(claim.get("failure_reason") or ANSWER_NOT_FOUND, INSUFFICIENT_KNOWLEDGE)
-        return _failed(reason, answer or reason)
+        return _failed(NAVIGATION_BLOCKED if refused else reason, answer or reason)  # gave up on the refusal
+    if refused:
+        return _failed(
+            NAVIGATION_BLOCKED, f"the answer repeats a refused navigation, which is no answer: {refused}"
+        )
     parts = parts_of(state)
     observation = state.get("observation") or {}
     if answer and echoes_goal(answer, state.get("goal", "")):

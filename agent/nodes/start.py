@@ -15,7 +15,7 @@ from agent.context import Context
 from agent.goals import goal_kind, task_mode, validate_goal
 from agent.nodes.base import graph_node, terminal
 from agent.records import new_run_id, valid_run_id
-from agent.runtime import ensure_session
+from agent.runtime import apply_network_policy, ensure_session
 from agent.state import HISTORY_RESET, AgentState
 from agent.terminals import BROWSER_ERROR, INVALID_GOAL, MAX_SECONDS, NAVIGATION_BLOCKED
 from agent.util.secrets import register_run
@@ -90,18 +90,6 @@ def _write_run_meta(run_dir: Path, meta: dict[str, Any]) -> None:
     (run_dir / "run.json").write_text(json.dumps(meta, indent=2), encoding="utf-8")
 
 
-async def apply_domain_policy(session: Any, ctx: Context) -> None:
-    """Enforce this run's navigation policy in the browser too, also in a session the run did not open
-    (``run_goal(session=...)``): its blocked domains are added, and its allowed list, when set, replaces the
-    session's. Without this, only ``navigate`` actions would be checked and a click on a link could still
-    reach a blocked site."""
-    options = session.options
-    blocked = sorted({*options.blocked_domains, *ctx.blocked_domains})
-    allowed = list(ctx.allowed_domains) or list(options.allowed_domains)
-    if blocked != sorted(options.blocked_domains) or allowed != list(options.allowed_domains):
-        await session.set_domain_policy(allowed, blocked)
-
-
 @graph_node("start")
 async def start(state: AgentState, ctx: Context) -> dict[str, Any]:
     """Validate the goal and set everything the later nodes count on."""
@@ -146,7 +134,7 @@ async def start(state: AgentState, ctx: Context) -> dict[str, Any]:
     state_for_session = {**state, **update}
     try:
         session = await ensure_session(state_for_session, ctx)
-        await apply_domain_policy(session, ctx)
+        await apply_network_policy(session, ctx, start_url)
     except BrowserNotFoundError as exc:
         update.update(terminal(BROWSER_ERROR, str(exc)))
         return update

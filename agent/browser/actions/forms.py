@@ -11,6 +11,7 @@ from typing import Any
 
 from agent.browser.actions.base import ActionFailed, ActionRun, Outcome, fail, ok, settle
 from agent.browser.actions.elements import element_action, element_state
+from agent.browser.filenames import upload_source
 from agent.browser.scripts import browser_script
 
 #: Model-style key names to Playwright key names.
@@ -95,6 +96,8 @@ async def type_action(run: ActionRun) -> Outcome:
 
     async def direct(locator: Any, what: str) -> Outcome:
         state = await check_field(locator, what)
+        if state.get("tag") == "input" and state.get("type") == "file":
+            return await choose_file(run, locator, what, text)
         if clear:
             await locator.fill(text, timeout=run.ms(2.0))
         else:
@@ -108,6 +111,20 @@ async def type_action(run: ActionRun) -> Outcome:
         return await finish(locator, what, state, " (set by script)")
 
     return await element_action(run, direct, js, "type")
+
+
+async def choose_file(run: ActionRun, locator: Any, what: str, text: str) -> Outcome:
+    """ "Typing" a path into a file input chooses that file: only from the run's downloads folder (what this run
+    downloaded) or the ``upload_dirs`` setting, never from anywhere else on the disk."""
+    roots = [run.session.downloads_dir, *run.options.upload_dirs]
+    try:
+        paths = [upload_source(line, roots) for line in text.splitlines() if line.strip()]
+    except ValueError as exc:
+        raise ActionFailed("tool_limit", f"not uploading: {exc}", final=True) from None
+    if not paths:
+        raise ActionFailed("unknown", "type into a file input needs the path of the file to upload")
+    await locator.set_input_files([str(p) for p in paths], timeout=run.ms(3.0))
+    return ok(f"chose {', '.join(p.name for p in paths)} for {what}")
 
 
 def _norm(text: str) -> str:

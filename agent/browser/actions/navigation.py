@@ -19,7 +19,7 @@ from agent.browser.actions.base import (
 from agent.browser.actions.files import download_outcome
 from agent.browser.actions.forms import field_value
 from agent.browser.scripts import browser_script
-from agent.browser.urls import build_search_url, check_domain, check_navigation
+from agent.browser.urls import build_search_url, check_navigation
 from agent.types import ERROR_NAVIGATION_BLOCKED
 
 SEARCH_BOX_SELECTOR = ", ".join(
@@ -82,9 +82,9 @@ async def _goto(run: ActionRun, url: str) -> Outcome:
     if blocked:
         return fail(ERROR_NAVIGATION_BLOCKED, blocked)
     final = page.url
-    check = check_domain(final, session.options.allowed_domains, session.options.blocked_domains)
-    if not check.ok and final != "about:blank":
-        return fail(ERROR_NAVIGATION_BLOCKED, f"ended on {final}: {check.reason}")
+    refused = await session.refusal(final, document=True)
+    if refused:
+        return fail(ERROR_NAVIGATION_BLOCKED, f"ended on {final}: {refused}")
     await settle(run, cap=min(run.options.settle_timeout_s, 2.0))
     status = response.status if response is not None else None
     note = f" (HTTP {status})" if status and status >= 400 else ""
@@ -107,6 +107,9 @@ async def navigate_action(run: ActionRun) -> Outcome:
     )
     if not check.ok:
         return fail(ERROR_NAVIGATION_BLOCKED, f"not navigating to {raw!r}: {check.reason}")
+    refused = await run.session.refusal(check.url, document=True)  # the address, before any request
+    if refused:
+        return fail(ERROR_NAVIGATION_BLOCKED, f"not navigating to {raw!r}: {refused}")
     return await _goto(run, check.url)
 
 
