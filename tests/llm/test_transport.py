@@ -129,6 +129,7 @@ async def test_tokens_and_cost_match_the_server(fake_openai: FakeOpenAIServer, m
         "total_tokens": 2780,
         "calls": 2,
         "cost_usd": pytest.approx(2.5 * 0.5 + 0.28 * 2.0),
+        "structured_output": "json_schema",
     }
     translated = await backend.translate(translate_request())
     assert translated["usage"]["input_tokens"] == 800 and translated["usage"]["calls"] == 1
