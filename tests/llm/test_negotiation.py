@@ -129,7 +129,13 @@ async def test_a_server_that_refuses_everything_but_text_answers_garbage_ends_as
     fake_openai.responder = refusing("json_schema", "tools", "json_object", answer=text("I cannot do JSON."))
     result = await OpenAIBackend(make_context()).plan(plan_request())
     assert result["error_kind"] == "invalid_reply"
-    assert [_format(b) for b in fake_openai.requests] == ["json_schema", "tools", "json_object", "text", "text"]
+    assert [_format(b) for b in fake_openai.requests] == [
+        "json_schema",
+        "tools",
+        "json_object",
+        "text",
+        "text",
+    ]
 
 
 async def test_an_ordinary_500_is_retried_with_the_same_method(fake_openai: FakeOpenAIServer, make_context):
@@ -156,7 +162,7 @@ def test_a_stale_cache_entry_is_negotiated_again(tmp_path, monkeypatch) -> None:
     assert structured.starting_method("auto", server) == ("json_schema", "auto")
 
 
-async def test_a_full_run_against_a_llama_cpp_like_server_negotiates_and_records_it(drive, fake_openai):
+async def test_a_full_run_against_a_llama_cpp_like_server_negotiates_and_records_it(drive, fake_openai):  # noqa: F811
     model = Model([plan(*LOGIN_STEPS), complete("Signed in as alice")])
     result = await drive(LOGIN, refusing("json_schema", answer=model), "/login.html")
 
