@@ -115,7 +115,9 @@ def model_line(ctx: Context) -> str | None:
     from agent.llm.structured import describe
 
     where = ctx.base_url or "api.openai.com"
-    return f"model {ctx.model or 'default'} at {where}; {describe(ctx.structured_output_method, ctx.base_url)}"
+    return (
+        f"model {ctx.model or 'default'} at {where}; {describe(ctx.structured_output_method, ctx.base_url)}"
+    )
 
 
 def observe_target(raw: str) -> str:

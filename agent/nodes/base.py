@@ -115,7 +115,9 @@ def usage_update(state: dict[str, Any], node: str, usage: dict[str, Any] | None)
     method = usage.get("structured_output") or (state.get("usage") or {}).get("structured_output")
     if method:
         total["structured_output"] = method
-    call = {k: usage[k] for k in ("input_tokens", "output_tokens", "calls", "structured_output") if k in usage}
+    call = {
+        k: usage[k] for k in ("input_tokens", "output_tokens", "calls", "structured_output") if k in usage
+    }
     return {"usage": total, "usage_by_node": by_node, "_call_usage": call}
 
 
