@@ -20,6 +20,7 @@ import json
 import os
 import threading
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -153,6 +154,7 @@ def structured_runnable(chat: Any, schema: dict[str, Any], method: str) -> Runna
     return chat.with_structured_output(schema, method=method, include_raw=True)
 
 
+@dataclass
 class StructuredAsker:
     """Asks one chat model for replies of one schema, with the method negotiated as above.
 
@@ -161,24 +163,17 @@ class StructuredAsker:
     ``text`` need the schema in the system prompt). The method a reply came with is in :attr:`last_method`.
     """
 
-    def __init__(
-        self,
-        chat: Any,
-        schema: dict[str, Any],
-        *,
-        setting: str,
-        base_url: str | None,
-        model: str | None,
-        call: Callable[[Runnable, list[BaseMessage]], Awaitable[dict[str, Any]]],
-    ) -> None:
-        self.chat = chat
-        self.schema = schema
-        self.setting = setting
-        self.base_url = base_url
-        self.model = model
-        self._call = call
-        self._runnables: dict[str, Runnable] = {}
-        self.last_method = starting_method(setting, base_url)[0]
+    chat: Any
+    schema: dict[str, Any]
+    setting: str
+    base_url: str | None
+    model: str | None
+    call: Callable[[Runnable, list[BaseMessage]], Awaitable[dict[str, Any]]]
+    last_method: str = ""
+    _runnables: dict[str, Runnable] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.last_method = starting_method(self.setting, self.base_url)[0]
 
     def _runnable(self, method: str) -> Runnable:
         if method not in self._runnables:
@@ -192,7 +187,7 @@ class StructuredAsker:
         while True:
             self.last_method = method
             try:
-                result = await self._call(self._runnable(method), messages_for(method))
+                result = await self.call(self._runnable(method), messages_for(method))
             except ModelCallError as exc:
                 following = next_method(method) if exc.refusal and self.setting == AUTO else None
                 if following is None:

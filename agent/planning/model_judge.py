@@ -184,16 +184,9 @@ async def judge_claim_with_model(
                 base_url=ctx.base_url,
             ),
         )
+        claim = {"goal": goal, "parts": parts, "evidence": evidence, "answer": answer}
         result = await asker.ask(
-            lambda method: judge_messages(
-                ctx,
-                goal=goal,
-                parts=parts,
-                evidence=evidence,
-                answer=answer,
-                observations=observations,
-                method=method,
-            )
+            lambda method: judge_messages(ctx, observations=observations, method=method, **claim)
         )
     except ModelCallError as exc:
         return _failed(f"the judge model failed: {exc.message}")

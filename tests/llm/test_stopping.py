@@ -8,14 +8,12 @@ manager sends it.
 
 from __future__ import annotations
 
-import os
 import signal
 import time
 
 import pytest
 
-from tests.durability.helpers import start_cli, wait_for
-from tests.durability.test_resume import _kill_session
+from tests.durability.helpers import start_cli, stop_cli, wait_for
 from tests.llm.fake_openai import FakeOpenAIServer, hang
 
 NOISE = (
@@ -43,18 +41,8 @@ def test_a_run_stopped_during_a_model_call_prints_only_its_own_message(
         wait_for(lambda: fake_openai.requests or proc.poll() is not None, 90, "the model request")
         assert proc.poll() is None
         time.sleep(0.3)  # well inside the request
-        stopped_at = time.monotonic()
-        if stop == signal.SIGINT:
-            os.killpg(proc.pid, stop)  # what Ctrl-C at a terminal does
-        else:
-            proc.send_signal(stop)
-        out, err = proc.communicate(timeout=60)
-        waited = time.monotonic() - stopped_at
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate(timeout=30)
-        _kill_session(proc.pid)
+        out, err, waited = stop_cli(proc, stop, group=stop == signal.SIGINT)  # SIGINT as Ctrl-C sends it
     assert proc.returncode == code, err[-3000:]
     assert waited < 15, waited  # the hanging request is abandoned, not waited for
     lines = [line for line in err.splitlines() if line.strip()]
