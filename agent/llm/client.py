@@ -58,7 +58,9 @@ def make_chat_model(
         "model": model or DEFAULT_MODEL,
         "api_key": resolve_api_key(api_key),
         "temperature": temperature,
-        "timeout": timeout_s,
+        # the HTTP client's own bound leaves room for the one longer attempt after a timeout (see
+        # call_with_retries); asyncio.wait_for bounds each attempt exactly
+        "timeout": 2 * timeout_s,
         "max_retries": 0,
         "use_responses_api": False,
         # Streaming would switch to a different request path; structured replies gain nothing from it.
@@ -120,7 +122,7 @@ async def call_with_retries(
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            error = classify(exc, timeout_s=bound, base_url=base_url)
+            error = classify(exc, timeout_s=round(bound, 1), base_url=base_url)
             if error.kind == KIND_TIMEOUT:
                 limit = 2 * timeout_s
                 retry = not timed_out and (left is None or left - bound >= limit)
