@@ -34,6 +34,11 @@ ACTION_DESCRIPTIONS: dict[str, str] = {
 _PLACEHOLDER_RE = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
 
 
+def action_names(names: list[str] | tuple[str, ...] | None = None) -> str:
+    """The actions as one line of names (``click``, ``type`` ...): what the planner needs, in few tokens."""
+    return ", ".join(f"`{name}`" for name in ACTION_DESCRIPTIONS if names is None or name in names)
+
+
 def action_list(names: list[str] | tuple[str, ...] | None = None) -> str:
     """Markdown bullet list describing ``names`` (all actions by default), in a stable order."""
     chosen = [n for n in ACTION_DESCRIPTIONS if names is None or n in names]
@@ -71,5 +76,6 @@ def render(template: str, **values: str) -> str:
 
 
 def system_prompt(name: str, prompts_dir: str | Path | None = None) -> str:
-    """The rendered system prompt for ``planner`` or ``executor``."""
-    return render(load_prompt(name, prompts_dir), actions=action_list())
+    """The rendered system prompt for ``planner`` or ``executor`` (``{{actions}}``: each action with its
+    arguments; ``{{action_names}}``: their names only)."""
+    return render(load_prompt(name, prompts_dir), actions=action_list(), action_names=action_names())

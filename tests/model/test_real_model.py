@@ -156,4 +156,4 @@ def test_the_fixed_part_of_the_prompts_stays_lean(llama_server: LlamaServer) -> 
     planner = llama_server.tokens(system_prompt("planner"))
     executor = llama_server.tokens(system_prompt("executor"))
     print(f"fixed prompt tokens: planner {planner}, executor {executor}")
-    assert planner <= 1000 and executor <= 800, (planner, executor)
+    assert planner <= 900 and executor <= 800, (planner, executor)  # 2436 and 1599 before the cut
