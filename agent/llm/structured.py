@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import openai
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import Runnable, RunnableLambda
 
@@ -146,12 +147,38 @@ def _as_structured(message: Any) -> dict[str, Any]:
     return {"raw": message if isinstance(message, AIMessage) else None, "parsed": None, "parsing_error": None}
 
 
-def structured_runnable(chat: Any, schema: dict[str, Any], method: str) -> Runnable:
+class _LengthSafe:
+    """LangChain raises ``LengthFinishReasonError`` (and drops the reply and its usage) when a reply with a
+    ``response_format`` stops at ``max_tokens``; this keeps it as a reply whose JSON will not parse, so the
+    re-ask and the token counts work as for any bad reply."""
+
+    def __init__(self, inner: Runnable) -> None:
+        self.inner = inner
+
+    async def ainvoke(self, messages: list[BaseMessage]) -> dict[str, Any]:
+        try:
+            return await self.inner.ainvoke(messages)
+        except openai.LengthFinishReasonError as exc:
+            completion = exc.completion
+            message = completion.choices[0].message if completion.choices else None
+            usage = completion.usage
+            raw = AIMessage(
+                content=(message.content if message else "") or "",
+                usage_metadata={
+                    "input_tokens": usage.prompt_tokens if usage else 0,
+                    "output_tokens": usage.completion_tokens if usage else 0,
+                    "total_tokens": usage.total_tokens if usage else 0,
+                },
+            )
+            return {"raw": raw, "parsed": None, "parsing_error": exc}
+
+
+def structured_runnable(chat: Any, schema: dict[str, Any], method: str) -> Any:
     """A runnable whose ``ainvoke(messages)`` returns ``{"raw", "parsed", "parsing_error"}`` for ``method``:
     LangChain's structured output, or for ``text`` the plain reply (parsed by our lenient parser later)."""
     if method == "text":
         return chat | RunnableLambda(_as_structured)
-    return chat.with_structured_output(schema, method=method, include_raw=True)
+    return _LengthSafe(chat.with_structured_output(schema, method=method, include_raw=True))
 
 
 @dataclass

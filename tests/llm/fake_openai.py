@@ -43,6 +43,7 @@ class Reply:
     usage: dict[str, int] | None = None
     headers: dict[str, str] = field(default_factory=dict)
     tool_name: str | None = None
+    finish_reason: str | None = None  # e.g. "length": the reply was cut at max_tokens
 
 
 Entry = str | dict | Reply | Callable[[dict[str, Any]], Any]
@@ -343,7 +344,11 @@ class FakeOpenAIServer:
             "created": int(time.time()),
             "model": body.get("model") or self.model,
             "choices": [
-                {"index": 0, "message": message, "finish_reason": "tool_calls" if use_tool else "stop"}
+                {
+                    "index": 0,
+                    "message": message,
+                    "finish_reason": reply.finish_reason or ("tool_calls" if use_tool else "stop"),
+                }
             ],
             "usage": usage,
         }

@@ -17,6 +17,7 @@ from agent.llm import structured
 from agent.planning.llm import OpenAIBackend
 from tests.llm.fake_openai import (
     FakeOpenAIServer,
+    Reply,
     auto,
     http_error,
     refusing,
@@ -177,3 +178,19 @@ async def test_a_full_run_against_a_llama_cpp_like_server_negotiates_and_records
     calls = [r["call_usage"] for r in trace(result) if r["node"] in ("planner", "translate")]
     assert [c["input_tokens"] for c in calls] == [u["prompt_tokens"] for u in answered]
     assert {c["structured_output"] for c in calls} == {"function_calling"}
+
+
+@pytest.mark.parametrize("method", ["json_schema", "json_mode"])
+async def test_a_reply_cut_at_max_tokens_is_re_asked_and_counted(
+    fake_openai: FakeOpenAIServer, make_context, method
+) -> None:
+    """LangChain raises on finish_reason "length" under a response_format; the reply and its usage are kept."""
+    cut = Reply(kind="content", payload='{"userTask": "find the pri', finish_reason="length",
+                usage={"prompt_tokens": 700, "completion_tokens": 16})  # fmt: skip
+    fake_openai.push(cut, auto(planner_reply(), usage={"prompt_tokens": 760, "completion_tokens": 90}))
+    result = await OpenAIBackend(make_context(structured_output_method=method)).plan(plan_request())
+
+    assert not result.get("error"), result
+    assert (result["usage"]["input_tokens"], result["usage"]["output_tokens"]) == (1460, 106)
+    assert result["usage"]["calls"] == 2 and len(fake_openai.requests) == 2
+    assert "not valid JSON" in str(fake_openai.requests[1]["messages"][-1]["content"])

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from agent.prompts import system_prompt
 from tests.model.server import LlamaServer, RecordingProxy, llama_python
 
 if llama_python() is None:
@@ -23,6 +24,7 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LlamaServ
     assert python, "WAYFINDER_LLAMA_PYTHON must name the model virtualenv's python (run: make test-model)"
     server = LlamaServer(python, tmp_path_factory.mktemp("llama") / "server.log").start()
     try:
+        server.warm_up(system_prompt("planner"), system_prompt("executor"))
         yield server
     finally:
         server.stop()

@@ -84,6 +84,22 @@ class LlamaServer:
         self.stop()
         raise RuntimeError(f"llama.cpp server not ready after {ready_within_s:g}s; see {self.log_path}")
 
+    def warm_up(self, *system_prompts: str) -> None:
+        """Evaluate each system prompt once, so the RAM cache holds it before the first timed request."""
+        for prompt in system_prompts:
+            body = {
+                "model": MODEL_ALIAS,
+                "max_tokens": 1,
+                "messages": [{"role": "system", "content": prompt}],
+            }
+            request = urllib.request.Request(
+                self.base_url + "/chat/completions",
+                data=json.dumps(body).encode(),
+                headers={"Content-Type": "application/json"},
+            )
+            with urllib.request.urlopen(request, timeout=600) as reply:
+                reply.read()
+
     def tokens(self, text: str) -> int:
         """How many tokens the server's own tokenizer makes of ``text``."""
         body = json.dumps({"input": text}).encode()
@@ -92,7 +108,7 @@ class LlamaServer:
             data=body,
             headers={"Content-Type": "application/json"},
         )
-        with urllib.request.urlopen(request, timeout=30) as reply:
+        with urllib.request.urlopen(request, timeout=600) as reply:  # waits behind any generation
             return len(json.loads(reply.read())["tokens"])
 
     def stop(self) -> None:
@@ -111,7 +127,7 @@ class Exchange:
     """One chat request through the proxy: how it asked for structure, and what the server said."""
 
     structured: str  # json_schema | json_object | tools | text
-    status: int
+    status: int  # 0 while the server has not answered
     usage: dict[str, int] | None
     error: str = ""
 
@@ -143,6 +159,9 @@ class RecordingProxy:
                 self._forward(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
 
             def _forward(self, body: bytes | None) -> None:
+                exchange = None
+                if body is not None and self.path.rstrip("/").endswith("/chat/completions"):
+                    exchange = proxy._asked(json.loads(body or b"{}"))
                 url = proxy.upstream.removesuffix("/v1") + self.path
                 headers = {"Content-Type": self.headers.get("Content-Type") or "application/json"}
                 request = urllib.request.Request(url, data=body, headers=headers, method=self.command)
@@ -153,8 +172,8 @@ class RecordingProxy:
                     status, data = exc.code, exc.read()
                 except OSError:  # the client went away (a timeout) and the server is busy: nothing to send
                     return
-                if body is not None and self.path.rstrip("/").endswith("/chat/completions"):
-                    proxy._record(json.loads(body or b"{}"), status, data)
+                if exchange is not None:
+                    proxy._answered(exchange, status, data)
                 with contextlib.suppress(OSError):
                     self.send_response(status)
                     self.send_header("Content-Type", "application/json")
@@ -167,19 +186,27 @@ class RecordingProxy:
         threading.Thread(target=self._server.serve_forever, args=(0.1,), daemon=True).start()
         return self
 
-    def _record(self, request: dict[str, Any], status: int, data: bytes) -> None:
+    def _asked(self, request: dict[str, Any]) -> Exchange:
         kind = (
             "tools" if request.get("tools") else (request.get("response_format") or {}).get("type") or "text"
         )
+        exchange = Exchange(structured=kind, status=0, usage=None)
+        self.exchanges.append(exchange)
+        return exchange
+
+    @staticmethod
+    def _answered(exchange: Exchange, status: int, data: bytes) -> None:
         try:
             reply = json.loads(data or b"{}")
         except ValueError:
             reply = {}
-        error = ""
+        exchange.status = status
         if status != 200:
-            error = str((reply.get("error") or {}).get("message") if isinstance(reply, dict) else data)[:300]
-        usage = reply.get("usage") if isinstance(reply, dict) and status == 200 else None
-        self.exchanges.append(Exchange(structured=kind, status=status, usage=usage, error=error))
+            exchange.error = str(
+                (reply.get("error") or {}).get("message") if isinstance(reply, dict) else data
+            )
+        elif isinstance(reply, dict):
+            exchange.usage = reply.get("usage")
 
     def stop(self) -> None:
         if self._server is not None:
