@@ -65,6 +65,8 @@ def cache_path() -> Path:
 _lock = threading.Lock()
 #: server key -> method that worked in this process (the run's memory).
 _negotiated: dict[str, str] = {}
+#: server key -> method this process wrote to the cache (written once per method).
+_saved: dict[str, str] = {}
 
 
 def _read_cache() -> dict[str, Any]:
@@ -97,10 +99,10 @@ def remember(base_url: str | None, method: str, *, model: str | None = None) -> 
     """Note that ``method`` works with this server, for the run and in the cache (best effort on disk)."""
     key = server_key(base_url)
     with _lock:
-        known = _negotiated.get(key)
+        if _saved.get(key) == method:
+            return
         _negotiated[key] = method
-    if known == method:
-        return
+        _saved[key] = method
     with _lock, contextlib.suppress(OSError):
         data = _read_cache()
         data[key] = {"method": method, "model": model, "date": dt.date.today().isoformat()}
@@ -111,10 +113,18 @@ def remember(base_url: str | None, method: str, *, model: str | None = None) -> 
         tmp.replace(path)
 
 
+def note_refusal(base_url: str | None, following: str) -> None:
+    """A method was refused: the rest of the run starts with ``following`` (the cache on disk is written
+    only once a method has answered)."""
+    with _lock:
+        _negotiated[server_key(base_url)] = following
+
+
 def forget_run_memory() -> None:
     """Forget what this process negotiated (tests; the cache on disk stays)."""
     with _lock:
         _negotiated.clear()
+        _saved.clear()
 
 
 def starting_method(setting: str, base_url: str | None) -> tuple[str, str]:
@@ -221,6 +231,7 @@ class StructuredAsker:
                     raise _explained(exc, method, refused, self.setting) from exc
                 refused.append(method)
                 method = following
+                note_refusal(self.base_url, method)
                 continue
             if self.setting == AUTO:
                 remember(self.base_url, method, model=self.model)

@@ -16,9 +16,11 @@ import pytest
 from agent.llm import structured
 from agent.planning.llm import OpenAIBackend
 from tests.llm.fake_openai import (
+    LLAMA_CPP_JSON_SCHEMA_500,
     FakeOpenAIServer,
     Reply,
     auto,
+    hang,
     http_error,
     refusing,
     text,
@@ -98,6 +100,16 @@ async def test_each_refusal_moves_on_to_the_next_method(
     assert "JSON schema of your answer" not in _system(fake_openai.requests[0])
     assert "JSON schema of your answer" in _system(fake_openai.requests[-1])
     assert structured.remembered(fake_openai.base_url)[0] == expected
+
+
+async def test_a_refused_method_is_not_tried_again_in_the_run_even_before_an_answer(
+    fake_openai: FakeOpenAIServer, make_context
+) -> None:
+    fake_openai.push(http_error(500, LLAMA_CPP_JSON_SCHEMA_500), hang(30), auto(planner_reply()))
+    backend = OpenAIBackend(make_context(model_timeout_s=0.5, model_max_retries=0))
+    assert (await backend.plan(plan_request()))["error_kind"] == "timeout"
+    assert not (await backend.plan(plan_request())).get("error")
+    assert [_format(b) for b in fake_openai.requests] == ["json_schema", "tools", "tools"]
 
 
 async def test_a_reply_that_breaks_the_schema_under_plain_text_is_re_asked_and_validated(
