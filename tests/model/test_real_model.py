@@ -26,6 +26,9 @@ from tests.durability.terminal import agent_env
 from tests.model.server import MODEL_ALIAS, LlamaServer, RecordingProxy
 from tests.support.factories import trace_records
 
+#: A run takes up to max_seconds plus its overrun; the server's start and warm-up come on top for the first.
+pytestmark = pytest.mark.timeout(360)
+
 #: Settings that fit a 135M model on two shared cores: short replies, small pages, few steps, and a time
 #: budget each run must end inside. A request that still times out is retried once at most (twice the time).
 MODEL_RUN: dict[str, Any] = {
