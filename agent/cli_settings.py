@@ -28,6 +28,7 @@ FLAG_OF_SETTING = {
     "planner": "--planner",
     "model": "--model",
     "base_url": "--base-url",
+    "structured_output_method": "--structured-output",
     "judge": "--judge",
     "max_steps": "--max-steps",
     "max_seconds": "--max-seconds",
@@ -53,6 +54,7 @@ def settings_from_args(args: argparse.Namespace, **fixed: Any) -> LoadedSettings
         "planner": getattr(args, "planner", None),
         "model": getattr(args, "model", None),
         "base_url": getattr(args, "base_url", None),
+        "structured_output_method": getattr(args, "structured_output", None),
         "judge": getattr(args, "judge", None),
         "max_steps": getattr(args, "max_steps", None),
         "max_seconds": getattr(args, "max_seconds", None),
@@ -104,6 +106,18 @@ def checked_settings(args: argparse.Namespace, **fixed: Any) -> Context:
     settings = settings_from_args(args, **fixed)
     check_ready_to_run(settings.context, settings.source_of)
     return settings.context
+
+
+def model_line(ctx: Context) -> str | None:
+    """The first line of a model run: which model, where, and how structured output is asked for."""
+    if not ctx.uses_model:
+        return None
+    from agent.llm.structured import describe
+
+    where = ctx.base_url or "api.openai.com"
+    return (
+        f"model {ctx.model or 'default'} at {where}; {describe(ctx.structured_output_method, ctx.base_url)}"
+    )
 
 
 def observe_target(raw: str) -> str:

@@ -45,11 +45,15 @@ class Context:
     )
     executor_model: str | None = _d(None, "Model for the translate (executor) node; defaults to `model`.")
     temperature: float = _d(0.0, "Sampling temperature for both prompts.")
-    structured_output_method: Literal["json_schema", "function_calling", "json_mode"] = _d(
-        "json_schema",
-        "How structured output is requested: json_schema, function_calling or json_mode.",
-        choices=("json_schema", "function_calling", "json_mode"),
+    structured_output_method: Literal["auto", "json_schema", "function_calling", "json_mode", "text"] = _d(
+        "auto",
+        "How structured output is requested: auto (json_schema, then function_calling, json_mode and plain "
+        "text as the server refuses each; the one that worked is remembered per server), or one of them.",
+        choices=("auto", "json_schema", "function_calling", "json_mode", "text"),
     )
+    planner_max_output_tokens: int = _d(1024, "Most tokens the model may write in one planner reply.")
+    executor_max_output_tokens: int = _d(400, "Most tokens the model may write in one executor reply.")
+    judge_max_output_tokens: int = _d(600, "Most tokens the model may write in one judge reply.")
     model_timeout_s: float = _d(60.0, "Timeout of one model request, in seconds.")
     model_max_retries: int = _d(2, "Retries on 429/5xx/connection errors (never on 400/401).")
     model_retry_backoff_s: float = _d(

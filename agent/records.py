@@ -363,6 +363,7 @@ def result_object(state: dict[str, Any]) -> dict[str, Any]:
             "calls": int(usage.get("calls", 0)),
             "cost_usd": round(float(usage.get("cost_usd", 0.0)), 6),
             "by_node": state.get("usage_by_node") or {},
+            "structured_output": usage.get("structured_output"),
         },
     }
 

@@ -261,6 +261,7 @@ class TraceRecord(TypedDict, total=False):
     terminal_type: str | None
     terminal_reason: str | None
     usage: dict[str, Any]
+    call_usage: dict[str, Any] | None  # this step's own model call: input/output tokens, structured output
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -276,6 +277,7 @@ class Usage(TypedDict, total=False):
     total_tokens: int
     calls: int
     cost_usd: float
+    structured_output: str  # the structured-output method the call was made with (model backends)
 
 
 class HistoryItem(TypedDict, total=False):

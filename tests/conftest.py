@@ -49,6 +49,16 @@ def _isolated_home() -> Iterator[None]:
                 os.environ["HOME"] = old
 
 
+@pytest.fixture(autouse=True)
+def _fresh_model_memory(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test starts with no structured-output method remembered: an empty cache directory of its own
+    (XDG_CACHE_HOME, inherited by subprocesses) and nothing negotiated in this process."""
+    from agent.llm.structured import forget_run_memory
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
+    forget_run_memory()
+
+
 @pytest_asyncio.fixture(scope="session", loop_scope="session")
 async def pw_browser() -> AsyncIterator[object]:
     """One raw Playwright Chromium for the whole test session (for tests below the session layer)."""

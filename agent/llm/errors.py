@@ -7,6 +7,7 @@ can help and what to tell the person ("model server returned 401 Unauthorized: .
 from __future__ import annotations
 
 import asyncio
+import re
 from http import HTTPStatus
 from typing import Any
 
@@ -18,6 +19,16 @@ from agent.types import KIND_MODEL_ERROR, KIND_TIMEOUT, BackendErrorKind
 RETRYABLE_STATUS = frozenset({408, 409, 429})
 
 _DETAIL_CHARS = 300
+#: A request-format refusal: one of these statuses with a body naming the structured-output part it rejects.
+REFUSAL_STATUS = frozenset({400, 422, 500})
+_REFUSAL_WORDS = re.compile(
+    r"response_format|json_schema|json_object|\btools?\b|tool_choice|function[_ ]call", re.I
+)
+
+
+def is_refusal(status: int | None, body: str) -> bool:
+    """True when the server rejected the request's format: a 400/422/500 whose body names it."""
+    return status in REFUSAL_STATUS and bool(_REFUSAL_WORDS.search(body or ""))
 
 
 class ModelCallError(Exception):
@@ -31,6 +42,7 @@ class ModelCallError(Exception):
         retryable: bool = False,
         status: int | None = None,
         retry_after_s: float | None = None,
+        refusal: bool = False,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -38,6 +50,8 @@ class ModelCallError(Exception):
         self.retryable = retryable
         self.status = status
         self.retry_after_s = retry_after_s
+        #: The server rejected the request's structured-output format (see :mod:`agent.llm.structured`).
+        self.refusal = refusal
 
     def after_attempts(self, attempts: int) -> ModelCallError:
         """The same error, its message noting how many attempts were made."""
@@ -49,6 +63,7 @@ class ModelCallError(Exception):
             retryable=self.retryable,
             status=self.status,
             retry_after_s=self.retry_after_s,
+            refusal=self.refusal,
         )
 
 
@@ -57,20 +72,20 @@ def _shorten(text: str, limit: int = _DETAIL_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _status_detail(exc: openai.APIStatusError) -> str:
-    """The server's own error message, from the parsed body or the raw response text."""
+def _status_text(exc: openai.APIStatusError) -> str:
+    """The server's own error message, whole: from the parsed body or the raw response text."""
     body: Any = exc.body
     if isinstance(body, dict):
         for key in ("message", "detail", "error"):
             if body.get(key):
-                return _shorten(body[key] if isinstance(body[key], str) else str(body[key]))
+                return body[key] if isinstance(body[key], str) else str(body[key])
     if isinstance(body, str) and body.strip():
-        return _shorten(body)
+        return body
     try:
         text = exc.response.text
     except Exception:  # an unread streaming body: fall back to the SDK message
         text = ""
-    return _shorten(text or exc.message)
+    return text or exc.message
 
 
 def _reason(status: int, exc: openai.APIStatusError) -> str:
@@ -115,11 +130,14 @@ def classify(exc: BaseException, *, timeout_s: float, base_url: str | None) -> M
         )
     if isinstance(exc, openai.APIStatusError):
         status = exc.status_code
-        retryable = status in RETRYABLE_STATUS or status >= 500
+        text = _status_text(exc)
+        refusal = is_refusal(status, text)
+        retryable = not refusal and (status in RETRYABLE_STATUS or status >= 500)
         return ModelCallError(
-            f"model server returned {_reason(status, exc)}: {_status_detail(exc)}",
+            f"model server returned {_reason(status, exc)}: {_shorten(text)}",
             retryable=retryable,
             status=status,
             retry_after_s=_retry_after(exc),
+            refusal=refusal,
         )
     return ModelCallError(f"model call failed: {type(exc).__name__}: {_shorten(str(exc))}")

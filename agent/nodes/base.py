@@ -32,7 +32,7 @@ from agent.util.elements import describe_element
 NodeBody = Callable[[AgentState, Context], Awaitable[dict[str, Any]]]
 
 #: Keys a node body may return for the trace only; they never reach graph state.
-TRACE_ONLY = ("_note", "_screenshot", "_action", "_result", "_plan_step")
+TRACE_ONLY = ("_note", "_screenshot", "_action", "_result", "_plan_step", "_call_usage")
 
 
 #: Hints the planner sees at most (the newest).
@@ -105,12 +105,20 @@ def backend_error(source: str, result: dict[str, Any]) -> dict[str, Any]:
 
 
 def usage_update(state: dict[str, Any], node: str, usage: dict[str, Any] | None) -> dict[str, Any]:
-    """Add one backend call's model usage to the run's totals and to ``node``'s share."""
+    """Add one backend call's model usage to the run's totals and to ``node``'s share; the call's own
+    figures (prompt and output tokens, structured-output method) go into its trace record."""
     if not usage:
         return {}
     by_node = dict(state.get("usage_by_node") or {})
     by_node[node] = dict(add_usage(by_node.get(node), usage))
-    return {"usage": dict(add_usage(state.get("usage"), usage)), "usage_by_node": by_node}
+    total: dict[str, Any] = dict(add_usage(state.get("usage"), usage))
+    method = usage.get("structured_output") or (state.get("usage") or {}).get("structured_output")
+    if method:
+        total["structured_output"] = method
+    call = {
+        k: usage[k] for k in ("input_tokens", "output_tokens", "calls", "structured_output") if k in usage
+    }
+    return {"usage": total, "usage_by_node": by_node, "_call_usage": call}
 
 
 def observe_options(ctx: Context) -> ObserveOptions:
@@ -282,6 +290,7 @@ async def _record(
         "terminal_type": update.get("terminal_type"),
         "terminal_reason": update.get("terminal_reason"),
         "usage": update.get("usage") or {},
+        "call_usage": extra.get("_call_usage"),  # this node's model call alone (prompt tokens per call)
     }
     if run_id and run_dir:
         # File I/O off the event loop: `langgraph dev` raises BlockingError on blocking calls in async nodes.

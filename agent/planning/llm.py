@@ -1,7 +1,8 @@
 """The ``openai`` planning backend: planner and executor prompts over any OpenAI-compatible chat server.
 
 One request per call through ``ChatOpenAI.with_structured_output(<dict schema>, include_raw=True)`` so a bad
-reply lands in ``parsing_error`` instead of raising. Every reply — structured or recovered by the lenient
+reply lands in ``parsing_error`` instead of raising; the structured-output method is negotiated with the
+server (:mod:`agent.llm.structured`) and each node's replies are bounded by its own ``max_tokens``. Every reply — structured or recovered by the lenient
 parser — is normalized, schema-validated and semantically checked; an unusable one is re-asked once with the
 validation error appended, then reported as ``invalid_reply``. Transport failures come back as ``model_error``
 or ``timeout`` results, never as exceptions, so the graph can route them to ``error_retry``.
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -33,6 +35,7 @@ from agent.llm.prompting import (
     schema_instructions,
     wants_image,
 )
+from agent.llm.structured import SCHEMA_IN_PROMPT, SETTING_CHOICES, StructuredAsker
 from agent.llm.untrusted import new_block_id
 from agent.llm.usage import add_usage, empty_usage, usage_from_metadata
 from agent.llm.validation import (
@@ -49,7 +52,6 @@ from agent.stages import allowed_actions
 from agent.terminals import ANSWER_NOT_FOUND, INSUFFICIENT_KNOWLEDGE
 from agent.types import KIND_INVALID_REPLY, KIND_TIMEOUT, Action, Observation
 
-METHODS = ("json_schema", "function_calling", "json_mode")
 DEFAULT_RETRY_BACKOFF_S = 0.5
 _RAW_REPLY_CHARS = 4000
 
@@ -134,11 +136,13 @@ def extract_reply(
 
 def max_call_seconds(context: Context) -> float:
     """Worst-case wall time of one plan()/translate(): two questions (the re-ask), each with every retry
-    timing out after its backoff. A caller's outer timeout at least this long never cuts a clean error short."""
+    running to its time limit after its backoff (a timed-out attempt is retried once, with twice the time).
+    A caller's outer timeout at least this long never cuts a clean error short."""
     retries = max(0, int(context.model_max_retries))
     base = getattr(context, "model_retry_backoff_s", DEFAULT_RETRY_BACKOFF_S)
     backoff = sum(min(MAX_BACKOFF_S, base * 2**i * 1.25) for i in range(retries))
-    return 2 * ((retries + 1) * context.model_timeout_s + backoff)
+    attempts = context.model_timeout_s * (1 + 2 * retries)
+    return 2 * (attempts + backoff)
 
 
 class OpenAIBackend:
@@ -154,54 +158,59 @@ class OpenAIBackend:
         sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
     ) -> None:
         method = context.structured_output_method
-        if method not in METHODS:
-            raise ValueError(f"structured_output_method must be one of {', '.join(METHODS)}, not {method!r}")
+        if method not in SETTING_CHOICES:
+            raise ValueError(
+                f"structured_output_method must be one of {', '.join(SETTING_CHOICES)}, not {method!r}"
+            )
         self.context = context
-        self.method = method
         self.retry_backoff_s = (
             retry_backoff_s
             if retry_backoff_s is not None
             else getattr(context, "model_retry_backoff_s", DEFAULT_RETRY_BACKOFF_S)
         )
         self._sleep = sleep
-        planner_chat = self._chat(context.model)
+        #: ``time.monotonic()`` when the run's time budget ends (known from the planner's metrics).
+        self._deadline: float | None = None
         executor_model = context.executor_model or context.model
-        executor_chat = planner_chat if executor_model == context.model else self._chat(executor_model)
-        #: each prompt's structured-output runnable, reply schema and normalizer
+        self._planner = self._asker(context.model, context.planner_max_output_tokens, PLANNER_SCHEMA)
+        #: each prompt's negotiating asker and reply normalizer
         self._prompts = {
-            "planner": (
-                planner_chat.with_structured_output(PLANNER_SCHEMA, method=method, include_raw=True),
-                PLANNER_SCHEMA,
-                normalize_planner,
-            ),
+            "planner": (self._planner, normalize_planner),
             "executor": (
-                executor_chat.with_structured_output(EXECUTOR_SCHEMA, method=method, include_raw=True),
-                EXECUTOR_SCHEMA,
+                self._asker(executor_model, context.executor_max_output_tokens, EXECUTOR_SCHEMA),
                 normalize_executor,
             ),
         }
         self._system = {
-            "planner": self._system_prompt("planner", PLANNER_SCHEMA),
-            "executor": self._system_prompt("executor", EXECUTOR_SCHEMA),
+            "planner": system_prompt("planner", context.prompts_dir),
+            "executor": system_prompt("executor", context.prompts_dir),
         }
+
+    @property
+    def method(self) -> str:
+        """The structured-output method of the latest question (negotiated when the setting is ``auto``)."""
+        return self._planner.last_method
 
     # --- construction helpers -------------------------------------------------------------------------
 
-    def _chat(self, model: str | None):
+    def _asker(self, model: str | None, max_tokens: int, schema: dict[str, Any]) -> StructuredAsker:
         ctx = self.context
-        return make_chat_model(
+        chat = make_chat_model(
             model=model,
             base_url=ctx.base_url,
             api_key=ctx.api_key,
             temperature=ctx.temperature,
             timeout_s=ctx.model_timeout_s,
+            max_tokens=max_tokens,
         )
-
-    def _system_prompt(self, name: str, schema: dict[str, Any]) -> str:
-        text = system_prompt(name, self.context.prompts_dir)
-        if self.method == "json_mode":
-            text += schema_instructions(schema)
-        return text
+        return StructuredAsker(
+            chat,
+            schema,
+            setting=ctx.structured_output_method,
+            base_url=ctx.base_url,
+            model=model,
+            call=self._invoke,
+        )
 
     def _image(self, observation: Observation, history: list | None) -> dict[str, Any] | None:
         if not wants_image(self.context.vision, observation, history):
@@ -210,26 +219,41 @@ class OpenAIBackend:
 
     # --- Backend --------------------------------------------------------------------------------------
 
-    def _messages(self, prompt: str, user_text: str, request: Any, *, page_text: bool) -> list[BaseMessage]:
+    def _messages(
+        self, prompt: str, user_text: str, request: Any, *, page_text: bool
+    ) -> Callable[[str], list[BaseMessage]]:
+        """The request for each method: the same turns, the schema added to the system prompt for methods
+        whose request does not carry it."""
         obs = request.get("observation") or {}
-        return build_messages(
-            self._system[prompt],
-            user_text,
-            browser_state(obs, block_id=new_block_id(), include_page_text=page_text),
-            self._image(obs, request.get("history")),
-        )
+        state = browser_state(obs, block_id=new_block_id(), include_page_text=page_text)
+        image = self._image(obs, request.get("history"))
+        schema = PLANNER_SCHEMA if prompt == "planner" else EXECUTOR_SCHEMA
+
+        def build(method: str) -> list[BaseMessage]:
+            system = self._system[prompt]
+            if method in SCHEMA_IN_PROMPT:
+                system += schema_instructions(schema)
+            return build_messages(system, user_text, state, image)
+
+        return build
+
+    def _start_clock(self, request: PlanRequest) -> None:
+        """The run's deadline, from the planner's view of the time already spent."""
+        elapsed = float((request.get("metrics") or {}).get("elapsed_s") or 0.0)
+        self._deadline = time.monotonic() + max(0.0, self.context.max_seconds - elapsed)
 
     async def _ask_prompt(
         self, prompt: str, user_text: str, request: Any, *, check: Callable[[dict[str, Any]], list[str]]
     ) -> _Reply:
         """Ask the planner or the executor prompt about ``request`` (only the planner reads the page text)."""
-        runnable, schema, normalize = self._prompts[prompt]
+        asker, normalize = self._prompts[prompt]
         messages = self._messages(prompt, user_text, request, page_text=prompt == "planner")
         return await self._ask(
-            runnable, messages, schema_name=schema["title"], normalize=normalize, check=check
+            asker, messages, schema_name=asker.schema["title"], normalize=normalize, check=check
         )
 
     async def plan(self, request: PlanRequest) -> PlanResult:
+        self._start_clock(request)
         reply = await self._ask_prompt("planner", planner_user_text(request), request, check=planner_errors)
         if reply.value is None:
             return PlanResult(proposed_actions=[], task_complete=False, final_answer="", **reply.failure())
@@ -272,12 +296,13 @@ class OpenAIBackend:
             base_s=self.retry_backoff_s,
             base_url=ctx.base_url,
             sleep=self._sleep,
+            deadline=self._deadline,
         )
 
     async def _ask(
         self,
-        runnable: Runnable,
-        messages: list[BaseMessage],
+        asker: StructuredAsker,
+        messages: Callable[[str], list[BaseMessage]],
         *,
         schema_name: str,
         normalize: Callable[[dict[str, Any]], dict[str, Any]],
@@ -293,11 +318,11 @@ class OpenAIBackend:
         text = ""
         for attempt in range(2):
             try:
-                result = await self._invoke(runnable, asked)
+                result = await asker.ask(asked)
             except ModelCallError as exc:
                 refused = exc.status is not None and not exc.retryable
                 return _Reply(
-                    usage=usage,
+                    usage=with_method(usage, asker.last_method),
                     error=exc.message,
                     error_kind=exc.kind,
                     reply_text=text,
@@ -306,22 +331,34 @@ class OpenAIBackend:
             raw = result.get("raw")
             usage = add_usage(usage, usage_from_metadata(getattr(raw, "usage_metadata", None), **prices))
             text = _reply_text(raw)
-            value, problem = extract_reply(result, method=self.method, schema_name=schema_name)
+            value, problem = extract_reply(result, method=asker.last_method, schema_name=schema_name)
             if value is None:
                 errors = [problem]
             else:
                 value = normalize(value)
                 errors = check(value)
                 if not errors:
-                    return _Reply(value=value, usage=usage)
+                    return _Reply(value=value, usage=with_method(usage, asker.last_method))
             if attempt == 0:
-                asked = reask_messages(messages, errors, text, schema_name=schema_name, method=self.method)
+                asked = partial(_reasked, messages, errors, text, schema_name)
         return _Reply(
-            usage=usage,
+            usage=with_method(usage, asker.last_method),
             error=f"invalid {schema_name} reply after one re-ask: {'; '.join(errors)}",
             error_kind=KIND_INVALID_REPLY,
             reply_text=text,
         )
+
+
+def _reasked(
+    messages: Callable[[str], list[BaseMessage]], errors: list[str], text: str, schema_name: str, method: str
+) -> list[BaseMessage]:
+    return reask_messages(messages(method), errors, text, schema_name=schema_name, method=method)
+
+
+def with_method(usage: Usage, method: str) -> Usage:
+    """A call's usage, noting the structured-output method it was made with (recorded in the trace and in
+    result.json)."""
+    return {**usage, "structured_output": method}
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from agent.context import Context
 from agent.llm.client import call_with_retries, make_chat_model
 from agent.llm.errors import ModelCallError
 from agent.llm.prompting import image_part, schema_instructions, user_message
+from agent.llm.structured import SCHEMA_IN_PROMPT, StructuredAsker
 from agent.llm.untrusted import neutralize, new_block_id, untrusted_block
 from agent.llm.usage import empty_usage, usage_from_metadata
 from agent.llm.validation import schema_errors
@@ -110,10 +111,12 @@ def judge_messages(
     evidence: Sequence[dict[str, Any]],
     answer: str | None,
     observations: Sequence[dict[str, Any]],
+    method: str = "json_schema",
 ) -> list[SystemMessage | HumanMessage]:
-    """The judge's request: the goal (the user's words) and parts, then the evidence and pages as data."""
+    """The judge's request: the goal (the user's words) and parts, then the evidence and pages as data
+    (the schema in the system prompt too when ``method`` does not send it)."""
     system = load_prompt("judge", ctx.prompts_dir)
-    if ctx.structured_output_method == "json_mode":
+    if method in SCHEMA_IN_PROMPT:
         system += schema_instructions(JUDGE_SCHEMA)
     block_id = new_block_id()
     part_lines = "\n".join(f"{i}. {_part_text(p)}" for i, p in enumerate(parts, 1)) or f"1. {goal}"
@@ -158,7 +161,6 @@ async def judge_claim_with_model(
         return _failed(
             "no model is configured for the judge (set model / --model, and base_url for a local server)"
         )
-    method = ctx.structured_output_method
     try:
         chat = make_chat_model(
             model=ctx.model,
@@ -166,17 +168,25 @@ async def judge_claim_with_model(
             api_key=ctx.api_key,
             temperature=0.0,
             timeout_s=ctx.model_timeout_s,
+            max_tokens=ctx.judge_max_output_tokens,
         )
-        runnable = chat.with_structured_output(JUDGE_SCHEMA, method=method, include_raw=True)
-        messages = judge_messages(
-            ctx, goal=goal, parts=parts, evidence=evidence, answer=answer, observations=observations
-        )
-        result = await call_with_retries(
-            partial(runnable.ainvoke, messages),
-            timeout_s=ctx.model_timeout_s,
-            max_retries=max(0, int(ctx.model_max_retries)),
-            base_s=ctx.model_retry_backoff_s,
+        asker = StructuredAsker(
+            chat,
+            JUDGE_SCHEMA,
+            setting=ctx.structured_output_method,
             base_url=ctx.base_url,
+            model=ctx.model,
+            call=lambda runnable, messages: call_with_retries(
+                partial(runnable.ainvoke, messages),
+                timeout_s=ctx.model_timeout_s,
+                max_retries=max(0, int(ctx.model_max_retries)),
+                base_s=ctx.model_retry_backoff_s,
+                base_url=ctx.base_url,
+            ),
+        )
+        claim = {"goal": goal, "parts": parts, "evidence": evidence, "answer": answer}
+        result = await asker.ask(
+            lambda method: judge_messages(ctx, observations=observations, method=method, **claim)
         )
     except ModelCallError as exc:
         return _failed(f"the judge model failed: {exc.message}")
@@ -187,7 +197,7 @@ async def judge_claim_with_model(
         price_per_1k_input=ctx.price_per_1k_input,
         price_per_1k_output=ctx.price_per_1k_output,
     )
-    value, problem = extract_reply(result, method=method, schema_name=JUDGE_SCHEMA["title"])
+    value, problem = extract_reply(result, method=asker.last_method, schema_name=JUDGE_SCHEMA["title"])
     if value is None:
         return _failed(f"the judge's reply is unusable: {problem}", usage)
     errors = verdict_errors(value)

@@ -15,29 +15,28 @@ PROMPT_NAMES = ("planner", "executor", "judge")
 
 #: What each action does and the arguments it takes, as both prompts describe them.
 ACTION_DESCRIPTIONS: dict[str, str] = {
-    "click": "click an element. element_id required; args {}.",
-    "type": (
-        'type text into an input or textarea. element_id required; args {"text": str, "submit": bool '
-        '(press Enter afterwards), "clear": bool (default true)}.'
-    ),
-    "select_option": 'choose an option of a <select>. element_id required; args {"option": visible label or value}.',
-    "scroll": (
-        'scroll the page (element_id null) or a scrollable element. args {"direction": "up"|"down", '
-        '"amount": "page" or pixels}.'
-    ),
-    "press_key": 'press a key on the focused element. args {"key": "Enter"|"Escape"|"Tab"|"ArrowDown"|...}.',
-    "navigate": 'open a URL in the current tab. args {"url": full https:// URL}.',
-    "search": 'run a web search when the page has no search box. args {"query": str}.',
-    "go_back": "go back in the tab's history. args {}.",
-    "go_forward": "go forward in the tab's history. args {}.",
-    "switch_tab": 'make another open tab active. args {"tab_id": id from the tab list, e.g. "t2"}.',
-    "screenshot": 'save a screenshot of the page. args {} (optional "path").',
-    "wait": 'wait for the page to settle. args {"seconds": number, at most 5}.',
-    "done": 'finish the task. args {"answer": final answer text, "success": bool (default true)}.',
-    "ask_user": 'ask the user a question (only when allowed). args {"question": str}.',
+    "click": "click an element (element_id).",
+    "type": 'type into an input (element_id); args {"text", "submit": press Enter after, "clear": default true}.',
+    "select_option": 'choose an option of a <select> (element_id); args {"option": label or value}.',
+    "scroll": 'scroll the page (element_id null) or an element; args {"direction": "up"|"down", "amount"}.',
+    "press_key": 'press a key; args {"key": "Enter"|"Escape"|"Tab"|"ArrowDown"|...}.',
+    "navigate": 'open a URL; args {"url": full https:// URL}.',
+    "search": 'web search when the page has no search box; args {"query"}.',
+    "go_back": "go back in the tab's history.",
+    "go_forward": "go forward in the tab's history.",
+    "switch_tab": 'make another tab active; args {"tab_id": e.g. "t2"}.',
+    "screenshot": "save a screenshot of the page.",
+    "wait": 'wait for the page to settle; args {"seconds": at most 5}.',
+    "done": 'finish the task; args {"answer", "success": default true}.',
+    "ask_user": 'ask the user (only when allowed); args {"question"}.',
 }
 
 _PLACEHOLDER_RE = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
+
+
+def action_names(names: list[str] | tuple[str, ...] | None = None) -> str:
+    """The actions as one line of names (``click``, ``type`` ...): what the planner needs, in few tokens."""
+    return ", ".join(f"`{name}`" for name in ACTION_DESCRIPTIONS if names is None or name in names)
 
 
 def action_list(names: list[str] | tuple[str, ...] | None = None) -> str:
@@ -77,5 +76,6 @@ def render(template: str, **values: str) -> str:
 
 
 def system_prompt(name: str, prompts_dir: str | Path | None = None) -> str:
-    """The rendered system prompt for ``planner`` or ``executor``."""
-    return render(load_prompt(name, prompts_dir), actions=action_list())
+    """The rendered system prompt for ``planner`` or ``executor`` (``{{actions}}``: each action with its
+    arguments; ``{{action_names}}``: their names only)."""
+    return render(load_prompt(name, prompts_dir), actions=action_list(), action_names=action_names())

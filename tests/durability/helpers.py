@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import subprocess
 import time
 from collections.abc import Callable
@@ -97,6 +99,27 @@ def session_processes(session_id: int) -> list[tuple[int, str]]:
         if fields[0] != "Z" and int(fields[3]) == session_id:
             found.append((int(entry), name))
     return found
+
+
+def stop_cli(proc: subprocess.Popen, stop: int, *, group: bool = False) -> tuple[str, str, float]:
+    """Send ``stop`` to a CLI started by :func:`start_cli` (to its whole process group when ``group``, as
+    Ctrl-C at a terminal does) and wait for it to end: (stdout, stderr, seconds it took to end). Whatever is
+    left of its session afterwards (the Playwright driver, Chromium) is killed, as an OS would on logout."""
+    stopped_at = time.monotonic()
+    try:
+        if group:
+            os.killpg(proc.pid, stop)
+        else:
+            proc.send_signal(stop)
+        out, err = proc.communicate(timeout=60)
+        return out, err, time.monotonic() - stopped_at
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate(timeout=30)
+        for pid, _name in session_processes(proc.pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
 
 
 def assert_trace_intact(run_dir: Path | str) -> list[dict[str, Any]]:

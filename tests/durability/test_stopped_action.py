@@ -25,9 +25,9 @@ from tests.durability.helpers import (
     read_trace,
     run_cli,
     start_cli,
+    stop_cli,
     wait_for,
 )
-from tests.durability.test_resume import _kill_session
 
 GOAL = 'click "Delta"'
 
@@ -107,15 +107,8 @@ def test_a_cli_run_stopped_mid_click_then_resumed_presses_once(
     try:
         wait_for(lambda: click_site.count(f"{run_id}-delta") or proc.poll() is not None, 120, "the click")
         assert proc.poll() is None and not executed(record_dir / run_id, 1)
-        stopped_at = time.monotonic()
-        proc.send_signal(stop)
-        out, err = proc.communicate(timeout=60)
-        waited = time.monotonic() - stopped_at
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate(timeout=30)
-        _kill_session(proc.pid)
+        out, err, waited = stop_cli(proc, stop)
     assert proc.returncode == exit_code, err[-2000:]
     assert waited < action_budget(Context())  # the CLI's default settings: the stop waits for the action only
     assert f"continue with: python -m agent resume {run_id} --record-dir" in err

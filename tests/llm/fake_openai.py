@@ -8,7 +8,8 @@ parsing, error mapping and timeouts are all exercised. Each request takes the ne
 - :func:`text` (always content, even when tools were offered), :func:`tool_call` (always a tool call);
 - :func:`http_error` (a status with an OpenAI-style error body), :func:`hang` (no answer for a while);
 - :func:`delayed` (any reply, after a pause);
-- a callable ``f(body) -> entry`` deciding from the request body (e.g. planner or executor prompt).
+- a callable ``f(body) -> entry`` deciding from the request body (e.g. planner or executor prompt);
+  :func:`refusing` wraps one so it refuses structured-output formats the way real servers do.
 
 When the script is empty, ``responder`` (a callable like the above) answers, else the server returns a 400
 naming the problem. Every request body is recorded in ``requests``; the usage figures sent back are in
@@ -42,6 +43,7 @@ class Reply:
     usage: dict[str, int] | None = None
     headers: dict[str, str] = field(default_factory=dict)
     tool_name: str | None = None
+    finish_reason: str | None = None  # e.g. "length": the reply was cut at max_tokens
 
 
 Entry = str | dict | Reply | Callable[[dict[str, Any]], Any]
@@ -77,6 +79,33 @@ def delayed(entry: Entry, seconds: float) -> Reply:
     reply = _as_reply(entry, {})
     reply.delay_s = seconds
     return reply
+
+
+#: llama-cpp-python's server answer to ``response_format: json_schema`` (HTTP 500), as measured.
+LLAMA_CPP_JSON_SCHEMA_500 = (
+    "1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), "
+    "'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema'}"
+)
+#: What other servers say when they take no tools or no JSON mode (HTTP 400).
+NO_TOOLS_400 = "this server does not support tools (tool_choice / tools)"
+NO_JSON_MODE_400 = "response_format type json_object is not supported"
+
+
+def refusing(*refused: str, answer: Entry) -> Callable[[dict[str, Any]], Any]:
+    """A responder that refuses the request formats named in ``refused`` (``json_schema``: a 500 worded like
+    llama.cpp's; ``tools`` and ``json_object``: a 400) and otherwise answers with ``answer``."""
+
+    def respond(body: dict[str, Any]) -> Any:
+        kind = (body.get("response_format") or {}).get("type")
+        if kind == "json_schema" and "json_schema" in refused:
+            return http_error(500, LLAMA_CPP_JSON_SCHEMA_500)
+        if body.get("tools") and "tools" in refused:
+            return http_error(400, NO_TOOLS_400)
+        if kind == "json_object" and "json_object" in refused:
+            return http_error(400, NO_JSON_MODE_400)
+        return answer
+
+    return respond
 
 
 def _as_reply(entry: Any, body: dict[str, Any]) -> Reply:
@@ -315,7 +344,11 @@ class FakeOpenAIServer:
             "created": int(time.time()),
             "model": body.get("model") or self.model,
             "choices": [
-                {"index": 0, "message": message, "finish_reason": "tool_calls" if use_tool else "stop"}
+                {
+                    "index": 0,
+                    "message": message,
+                    "finish_reason": reply.finish_reason or ("tool_calls" if use_tool else "stop"),
+                }
             ],
             "usage": usage,
         }

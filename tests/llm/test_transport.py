@@ -86,6 +86,45 @@ async def test_a_timeout_is_retried(fake_openai: FakeOpenAIServer, make_context)
     assert len(fake_openai.requests) == 2
 
 
+async def test_a_timeout_is_retried_once_only_with_twice_the_time(
+    fake_openai: FakeOpenAIServer, make_context
+) -> None:
+    """A request given up on may still run on a one-at-a-time server: the retry gets room to wait behind it,
+    and a second timeout is not retried again (it would queue behind two abandoned generations)."""
+    fake_openai.push(hang(30), hang(30), executor_reply())
+    backend = OpenAIBackend(make_context(model_timeout_s=0.4, model_max_retries=3))
+    started = time.monotonic()
+    result = await backend.translate(translate_request())
+    elapsed = time.monotonic() - started
+    assert result["error_kind"] == "timeout" and result["error"].endswith("(after 2 attempts)")
+    # the re-ask is not made after a transport error: one question, two attempts (0.4 s, then 0.8 s)
+    assert len(fake_openai.requests) == 2
+    assert 1.2 <= elapsed < 3.0
+
+
+async def test_no_retry_starts_that_the_run_budget_cannot_finish(fake_openai: FakeOpenAIServer, make_context):
+    """The planner's metrics say how much of max_seconds is left: attempts stop at that deadline."""
+    fake_openai.push(hang(30), hang(30), planner_reply())
+    backend = OpenAIBackend(make_context(model_timeout_s=1.0, model_max_retries=3, max_seconds=10.0))
+    started = time.monotonic()
+    request = plan_request(metrics={"tool_calls": 0, "errors": 0, "observations": 1, "elapsed_s": 9.3})
+    result = await backend.plan(request)
+    elapsed = time.monotonic() - started
+    assert result["error_kind"] == "timeout" and len(fake_openai.requests) == 1
+    assert "after 0.7 s" in result["error"] and elapsed < 1.5
+
+
+async def test_each_node_asks_for_its_own_max_tokens(fake_openai: FakeOpenAIServer, make_context) -> None:
+    fake_openai.push(planner_reply(), executor_reply())
+    backend = OpenAIBackend(make_context(planner_max_output_tokens=321, executor_max_output_tokens=123))
+    await backend.plan(plan_request())
+    await backend.translate(translate_request())
+    planner, executor = fake_openai.requests
+    # max_completion_tokens for OpenAI, and the classic max_tokens that llama.cpp's server reads
+    assert (planner["max_completion_tokens"], planner["max_tokens"]) == (321, 321)
+    assert (executor["max_completion_tokens"], executor["max_tokens"]) == (123, 123)
+
+
 async def test_unreachable_server_is_a_clear_error(make_context) -> None:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -129,6 +168,7 @@ async def test_tokens_and_cost_match_the_server(fake_openai: FakeOpenAIServer, m
         "total_tokens": 2780,
         "calls": 2,
         "cost_usd": pytest.approx(2.5 * 0.5 + 0.28 * 2.0),
+        "structured_output": "json_schema",
     }
     translated = await backend.translate(translate_request())
     assert translated["usage"]["input_tokens"] == 800 and translated["usage"]["calls"] == 1

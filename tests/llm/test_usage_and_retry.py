@@ -67,5 +67,6 @@ def test_max_call_seconds_covers_retries_and_the_reask() -> None:
     from agent.planning.llm import max_call_seconds
 
     ctx = Context(model_timeout_s=10.0, model_max_retries=2, model_retry_backoff_s=1.0)
-    assert max_call_seconds(ctx) == 2 * (3 * 10.0 + 1.25 + 2.5)
+    # attempts: 10 s, then (after a timeout) 20 s each; backoffs 1.25 + 2.5; twice for the re-ask
+    assert max_call_seconds(ctx) == 2 * (10.0 + 20.0 + 20.0 + 1.25 + 2.5)
     assert max_call_seconds(Context(model_timeout_s=1.0, model_max_retries=0)) == 2.0
