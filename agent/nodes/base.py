@@ -219,6 +219,7 @@ def graph_node(name: str) -> Callable[[NodeBody], Callable[..., Awaitable[dict[s
     def decorate(body: NodeBody) -> Callable[..., Awaitable[dict[str, Any]]]:
         async def node(state: AgentState, runtime: GraphRuntime[Context]) -> dict[str, Any]:
             started = time.perf_counter()
+            _announce(name, state)
             try:
                 ctx = context_from_any(runtime.context)
             except Exception as exc:  # noqa: BLE001 - a bad context is a clean terminal, not a traceback
@@ -242,6 +243,19 @@ def graph_node(name: str) -> Callable[[NodeBody], Callable[..., Awaitable[dict[s
         return node
 
     return decorate
+
+
+def _announce(name: str, state: AgentState) -> None:
+    """Stream that this node starts now, so a live display names the node at work (a model call can take long)."""
+    emit(
+        {
+            "event": "running",
+            "node": name,
+            "stage": state.get("stage"),
+            "step": step_of(name, dict(state)),
+            "url": state.get("url", ""),
+        }
+    )
 
 
 def _crash_update(name: str, exc: BaseException, kind: str = NODE_ERROR) -> dict[str, Any]:
