@@ -276,6 +276,8 @@ class Usage(TypedDict, total=False):
     total_tokens: int
     calls: int
     cost_usd: float
+    images: int  # screenshots sent (only once one was)
+    image_tokens: int  # their estimated tokens, already inside input_tokens
 
 
 class HistoryItem(TypedDict, total=False):
@@ -329,6 +331,7 @@ class BackendReply(TypedDict, total=False):
     error: str  # set when the backend failed (model error, invalid reply after re-ask)
     error_kind: BackendErrorKind
     error_retryable: bool  # False when asking again cannot help (401/403/404/400): the run ends at once
+    note: str  # a remark for the run's trace, e.g. that vision was turned off because images were refused
 
 
 class PlanResult(BackendReply, total=False):

@@ -32,7 +32,7 @@ from agent.util.elements import describe_element
 NodeBody = Callable[[AgentState, Context], Awaitable[dict[str, Any]]]
 
 #: Keys a node body may return for the trace only; they never reach graph state.
-TRACE_ONLY = ("_note", "_screenshot", "_action", "_result", "_plan_step")
+TRACE_ONLY = ("_note", "_remark", "_screenshot", "_action", "_result", "_plan_step")
 
 
 #: Hints the planner sees at most (the newest).
@@ -111,6 +111,11 @@ def usage_update(state: dict[str, Any], node: str, usage: dict[str, Any] | None)
     by_node = dict(state.get("usage_by_node") or {})
     by_node[node] = dict(add_usage(by_node.get(node), usage))
     return {"usage": dict(add_usage(state.get("usage"), usage)), "usage_by_node": by_node}
+
+
+def backend_remark(result: dict[str, Any]) -> dict[str, Any]:
+    """The backend's remark for the trace (e.g. vision turned off), recorded beside the node's own note."""
+    return {"_remark": result["note"]} if result.get("note") else {}
 
 
 def observe_options(ctx: Context) -> ObserveOptions:
@@ -292,7 +297,7 @@ async def _record(
         "result": _hidden(extra.get("_result"), state),
         "node_ms": elapsed_ms,
         "screenshot": extra.get("_screenshot"),
-        "note": extra.get("_note", ""),
+        "note": "; ".join(n for n in (extra.get("_note", ""), extra.get("_remark", "")) if n),
         "terminal_type": update.get("terminal_type"),
         "terminal_reason": update.get("terminal_reason"),
         "usage": update.get("usage") or {},

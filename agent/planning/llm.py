@@ -22,12 +22,12 @@ from langchain_core.runnables import Runnable
 from agent.context import Context
 from agent.llm.client import MAX_BACKOFF_S, call_with_retries, make_chat_model
 from agent.llm.errors import ModelCallError
+from agent.llm.images import ScreenshotImage, has_images, screenshot_image, without_images
 from agent.llm.parsing import ReplyParseError, message_text, parse_json_object
 from agent.llm.prompting import (
     browser_state,
     build_messages,
     executor_user_text,
-    image_part,
     planner_user_text,
     reask_messages,
     schema_instructions,
@@ -164,6 +164,9 @@ class OpenAIBackend:
             else getattr(context, "model_retry_backoff_s", DEFAULT_RETRY_BACKOFF_S)
         )
         self._sleep = sleep
+        #: Set when the server refused a request with images that it took without them: no images from then on.
+        self._images_refused = False
+        self._notes: list[str] = []  # remarks for the trace, handed out with the next result
         planner_chat = self._chat(context.model)
         executor_model = context.executor_model or context.model
         executor_chat = planner_chat if executor_model == context.model else self._chat(executor_model)
@@ -203,51 +206,85 @@ class OpenAIBackend:
             text += schema_instructions(schema)
         return text
 
-    def _image(self, observation: Observation, history: list | None) -> dict[str, Any] | None:
-        if not wants_image(self.context.vision, observation, history):
+    def _image(self, observation: Observation, history: list | None) -> ScreenshotImage | None:
+        if self._images_refused or not wants_image(self.context.vision, observation, history):
             return None
-        return image_part(observation["screenshot_path"])
+        ctx = self.context
+        return screenshot_image(
+            observation["screenshot_path"], long_side=ctx.vision_image_size, detail=ctx.vision_detail
+        )
+
+    async def _invoke_seeing(self, runnable: Runnable, messages: list[BaseMessage]) -> dict[str, Any]:
+        """One request; when the server refuses it (HTTP 400) while it carries images and takes the same request
+        without them, vision is off for the rest of the run, with one note for the trace."""
+        if self._images_refused:
+            messages = without_images(messages)
+        try:
+            return await self._invoke(runnable, messages)
+        except ModelCallError as exc:
+            if exc.status != 400 or not has_images(messages):
+                raise
+            result = await self._invoke(runnable, without_images(messages))  # still refused: its own error
+            self._images_refused = True
+            self._notes.append(
+                f"vision off for this run: the model server refused images ({exc.message[:200]})"
+            )
+            return result
+
+    def _noted(self, result: Any) -> Any:
+        """The result with any pending trace remark (vision turned off) attached."""
+        if self._notes:
+            result["note"] = "; ".join(self._notes)
+            self._notes.clear()
+        return result
 
     # --- Backend --------------------------------------------------------------------------------------
 
-    def _messages(self, prompt: str, user_text: str, request: Any, *, page_text: bool) -> list[BaseMessage]:
+    def _messages(
+        self, prompt: str, user_text: str, request: Any, *, page_text: bool
+    ) -> tuple[list[BaseMessage], Usage]:
+        """The conversation, and the usage its screenshot adds (images sent, their estimated tokens)."""
         obs = request.get("observation") or {}
-        return build_messages(
+        image = self._image(obs, request.get("history"))
+        messages = build_messages(
             self._system[prompt],
             user_text,
             browser_state(obs, block_id=new_block_id(), include_page_text=page_text),
-            self._image(obs, request.get("history")),
+            image.part if image else None,
         )
+        return messages, (Usage(images=1, image_tokens=image.tokens) if image else Usage())
 
     async def _ask_prompt(
         self, prompt: str, user_text: str, request: Any, *, check: Callable[[dict[str, Any]], list[str]]
     ) -> _Reply:
         """Ask the planner or the executor prompt about ``request`` (only the planner reads the page text)."""
         runnable, schema, normalize = self._prompts[prompt]
-        messages = self._messages(prompt, user_text, request, page_text=prompt == "planner")
+        messages, seen = self._messages(prompt, user_text, request, page_text=prompt == "planner")
         return await self._ask(
-            runnable, messages, schema_name=schema["title"], normalize=normalize, check=check
+            runnable, messages, schema_name=schema["title"], normalize=normalize, check=check, seen=seen
         )
 
     async def plan(self, request: PlanRequest) -> PlanResult:
         reply = await self._ask_prompt("planner", planner_user_text(request), request, check=planner_errors)
         if reply.value is None:
-            return PlanResult(proposed_actions=[], task_complete=False, final_answer="", **reply.failure())
-        return plan_result(reply.value, reply.usage)
+            failed = PlanResult(proposed_actions=[], task_complete=False, final_answer="", **reply.failure())
+            return self._noted(failed)
+        return self._noted(plan_result(reply.value, reply.usage))
 
     async def translate(self, request: TranslateRequest) -> TranslateResult:
         obs = request.get("observation") or {}
         check = partial(executor_errors, observation=obs, allowed_actions=self._accepted_actions(request))
         reply = await self._ask_prompt("executor", executor_user_text(request), request, check=check)
         if reply.value is None:
-            return TranslateResult(
+            failed = TranslateResult(
                 action=None,
                 status="failure",
                 error_type="timeout" if reply.error_kind == KIND_TIMEOUT else "unknown",
                 message=reply.error,
                 **reply.failure(),
             )
-        return translate_result(reply.value, reply.usage)
+            return self._noted(failed)
+        return self._noted(translate_result(reply.value, reply.usage))
 
     def _accepted_actions(self, request: TranslateRequest) -> list[str] | None:
         """The actions an executor reply may use: the allowed ones, plus ``ask_user`` when prompts are off and
@@ -282,6 +319,7 @@ class OpenAIBackend:
         schema_name: str,
         normalize: Callable[[dict[str, Any]], dict[str, Any]],
         check: Callable[[dict[str, Any]], list[str]],
+        seen: Usage | None = None,
     ) -> _Reply:
         usage = empty_usage()
         prices = {
@@ -293,7 +331,9 @@ class OpenAIBackend:
         text = ""
         for attempt in range(2):
             try:
-                result = await self._invoke(runnable, asked)
+                result = await self._invoke_seeing(runnable, asked)
+                if seen and not self._images_refused:
+                    usage = add_usage(usage, seen)
             except ModelCallError as exc:
                 refused = exc.status is not None and not exc.retryable
                 return _Reply(

@@ -22,7 +22,8 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from agent.context import Context
 from agent.llm.client import call_with_retries, make_chat_model
 from agent.llm.errors import ModelCallError
-from agent.llm.prompting import image_part, schema_instructions, user_message
+from agent.llm.images import image_part
+from agent.llm.prompting import schema_instructions, user_message
 from agent.llm.untrusted import neutralize, new_block_id, untrusted_block
 from agent.llm.usage import empty_usage, usage_from_metadata
 from agent.llm.validation import schema_errors
@@ -136,7 +137,13 @@ def judge_messages(
     )
     # With vision on, the last page's screenshot goes along (when one was taken), as for the planner.
     shot = (pages[-1].get("screenshot_path") if pages else None) if ctx.vision == "on" else None
-    return [SystemMessage(content=system), user_message(user, image_part(shot) if shot else None)]
+    return [
+        SystemMessage(content=system),
+        user_message(
+            user,
+            image_part(shot, long_side=ctx.vision_image_size, detail=ctx.vision_detail) if shot else None,
+        ),
+    ]
 
 
 def verdict_errors(value: dict[str, Any]) -> list[str]:

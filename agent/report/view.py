@@ -119,6 +119,16 @@ def totals(loaded: LoadedRun) -> list[tuple[str, str]]:
         ("Elapsed", fmt_seconds(elapsed) + elapsed_note),
         ("Tokens", token_text + suffix),
         ("Model calls", fmt_int(num(usage.get("calls")))),
+        *(
+            [
+                (
+                    "Screenshots sent",
+                    f"{fmt_int(num(usage['images']))} (≈{fmt_int(num(usage.get('image_tokens')))} tokens)",
+                )
+            ]
+            if num(usage.get("images"))
+            else []
+        ),
         ("Cost", fmt_cost(num(usage.get("cost_usd"))) + suffix),
     ]
     if result.get("started_at") is not None:
