@@ -6,19 +6,14 @@ configuration error: one line, exit 2."""
 from __future__ import annotations
 
 import asyncio
-import os
-import re
 import signal
-import subprocess
-import tempfile
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
-from agent.browser.launch import CHROMIUM_FLAGS, resolve_executable
 from agent.runner import run_goal
-from tests.browser.test_session import _devtools_endpoint
+from tests.browser.helpers import debuggable_chromium
 from tests.durability.conftest import click_site, record_dir  # noqa: F401 - fixtures, requested by name
 from tests.durability.helpers import run_cli, start_cli, wait_for
 from tests.durability.terminal import agent_env
@@ -27,34 +22,10 @@ from tests.support.factories import offline_context
 
 @pytest.fixture
 def users_browser(site_url):
-    """A headless Chromium with remote debugging on a free loopback port and the user's own tab open."""
-    profile = tempfile.mkdtemp(prefix="wayfinder-user-")
+    """The user's Chromium, debuggable on a loopback port, with the user's own tab open on a page."""
     users_page = site_url + "/article.html"
-    proc = subprocess.Popen(
-        [
-            resolve_executable(),
-            *CHROMIUM_FLAGS,
-            "--headless",
-            "--remote-debugging-address=127.0.0.1",
-            "--remote-debugging-port=0",
-            f"--user-data-dir={profile}",
-            users_page,
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env=dict(os.environ, HOME=profile),
-    )
-    try:
-        endpoint = _devtools_endpoint(proc)
-        port = re.search(r":(\d+)/", endpoint).group(1)
-        yield f"http://127.0.0.1:{port}", users_page, proc
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        subprocess.run(["rm", "-rf", profile], check=False)
+    with debuggable_chromium(users_page) as (cdp_url, proc):
+        yield cdp_url, users_page, proc
 
 
 async def _every_page(cdp_url: str) -> list[tuple[str, int]]:
