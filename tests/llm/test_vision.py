@@ -137,3 +137,21 @@ async def test_a_vision_run_counts_its_images(drive, fake_openai):  # noqa: F811
     assert sent and all('"detail": "low"' in json.dumps(body["messages"]) for body in sent)
     assert result["usage"]["images"] == len(sent) and result["usage"]["image_tokens"] == 85 * len(sent)
     assert not has_images([])
+
+
+async def test_the_judge_looks_at_the_page_text_when_the_server_refuses_its_screenshot(fake_openai, tmp_path):
+    from agent.planning.model_judge import judge_claim_with_model
+    from tests.judge.test_judge import ACCEPT, EVIDENCE, GOAL, PAGE, PARTS, ctx_for
+
+    shot = _png(tmp_path / "page.png", (64, 48))
+    fake_openai.push(http_error(400, "image input is not supported"), ACCEPT)
+    verdict = await judge_claim_with_model(
+        ctx_for(fake_openai, vision="on"),
+        goal=GOAL,
+        parts=PARTS,
+        evidence=EVIDENCE,
+        observations=[{**PAGE, "screenshot_path": str(shot)}],
+    )
+    assert verdict["status"] == "ok" and verdict["satisfied"], verdict
+    first, second = (json.dumps(body["messages"]) for body in fake_openai.requests)
+    assert "image_url" in first and "image_url" not in second and "does not accept images" in second
