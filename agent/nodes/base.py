@@ -223,8 +223,8 @@ def graph_node(name: str) -> Callable[[NodeBody], Callable[..., Awaitable[dict[s
 
     def decorate(body: NodeBody) -> Callable[..., Awaitable[dict[str, Any]]]:
         async def node(state: AgentState, runtime: GraphRuntime[Context]) -> dict[str, Any]:
-            started = time.perf_counter()
             _announce(name, state)
+            started = time.perf_counter()
             try:
                 ctx = context_from_any(runtime.context)
             except Exception as exc:  # noqa: BLE001 - a bad context is a clean terminal, not a traceback
