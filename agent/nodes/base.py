@@ -218,6 +218,19 @@ def emit(event: dict[str, Any]) -> None:
         return
 
 
+def _announce(name: str, state: AgentState) -> None:
+    """Stream that this node starts now, so a live display names the node at work (a model call can take long)."""
+    emit(
+        {
+            "event": "running",
+            "node": name,
+            "stage": state.get("stage"),
+            "step": step_of(name, dict(state)),
+            "url": state.get("url", ""),
+        }
+    )
+
+
 def graph_node(name: str) -> Callable[[NodeBody], Callable[..., Awaitable[dict[str, Any]]]]:
     """Wrap a node body with context, crash capture, tracing and streaming."""
 
@@ -248,19 +261,6 @@ def graph_node(name: str) -> Callable[[NodeBody], Callable[..., Awaitable[dict[s
         return node
 
     return decorate
-
-
-def _announce(name: str, state: AgentState) -> None:
-    """Stream that this node starts now, so a live display names the node at work (a model call can take long)."""
-    emit(
-        {
-            "event": "running",
-            "node": name,
-            "stage": state.get("stage"),
-            "step": step_of(name, dict(state)),
-            "url": state.get("url", ""),
-        }
-    )
 
 
 def _crash_update(name: str, exc: BaseException, kind: str = NODE_ERROR) -> dict[str, Any]:
