@@ -9,11 +9,16 @@ from __future__ import annotations
 import base64
 import io
 import math
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from langchain_core.messages import BaseMessage, HumanMessage
+
+from agent.llm.errors import ModelCallError
+
+T = TypeVar("T")
 
 MAX_IMAGE_BYTES = 8 * 1024 * 1024
 #: The default longest side, in pixels, of a screenshot sent to a model.
@@ -98,6 +103,19 @@ def without_images(messages: list[BaseMessage]) -> list[BaseMessage]:
         text = "\n\n".join(t for t in texts if t) + "\n\n" + NO_IMAGE_NOTE
         out.append(HumanMessage(content=text) if isinstance(message, HumanMessage) else message)
     return out
+
+
+async def unless_images_refused(
+    ask: Callable[[list[BaseMessage]], Awaitable[T]], messages: list[BaseMessage]
+) -> tuple[T, ModelCallError | None]:
+    """``ask(messages)``; when the server refuses it (HTTP 400) while it carries images, the same request without
+    them: (the reply, the refusal) if that one is taken. Any other failure, or a refusal without images, is raised."""
+    try:
+        return await ask(messages), None
+    except ModelCallError as exc:
+        if exc.status != 400 or not has_images(messages):
+            raise
+        return await ask(without_images(messages)), exc
 
 
 def _is_image(part: Any) -> bool:

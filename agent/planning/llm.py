@@ -22,7 +22,7 @@ from langchain_core.runnables import Runnable
 from agent.context import Context
 from agent.llm.client import MAX_BACKOFF_S, call_with_retries, make_chat_model
 from agent.llm.errors import ModelCallError
-from agent.llm.images import ScreenshotImage, has_images, screenshot_image, without_images
+from agent.llm.images import ScreenshotImage, screenshot_image, unless_images_refused, without_images
 from agent.llm.parsing import ReplyParseError, message_text, parse_json_object
 from agent.llm.prompting import (
     browser_state,
@@ -219,17 +219,13 @@ class OpenAIBackend:
         without them, vision is off for the rest of the run, with one note for the trace."""
         if self._images_refused:
             messages = without_images(messages)
-        try:
-            return await self._invoke(runnable, messages)
-        except ModelCallError as exc:
-            if exc.status != 400 or not has_images(messages):
-                raise
-            result = await self._invoke(runnable, without_images(messages))  # still refused: its own error
+        result, refused = await unless_images_refused(partial(self._invoke, runnable), messages)
+        if refused is not None:
             self._images_refused = True
             self._notes.append(
-                f"vision off for this run: the model server refused images ({exc.message[:200]})"
+                f"vision off for this run: the model server refused images ({refused.message[:200]})"
             )
-            return result
+        return result
 
     def _noted(self, result: Any) -> Any:
         """The result with any pending trace remark (vision turned off) attached."""

@@ -22,7 +22,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from agent.context import Context
 from agent.llm.client import call_with_retries, make_chat_model
 from agent.llm.errors import ModelCallError
-from agent.llm.images import has_images, image_part, without_images
+from agent.llm.images import image_part, unless_images_refused
 from agent.llm.prompting import schema_instructions, user_message
 from agent.llm.untrusted import neutralize, new_block_id, untrusted_block
 from agent.llm.usage import empty_usage, usage_from_metadata
@@ -185,13 +185,8 @@ async def judge_claim_with_model(
             base_s=ctx.model_retry_backoff_s,
             base_url=ctx.base_url,
         )
-        try:
-            result = await ask(partial(runnable.ainvoke, messages))
-        except ModelCallError as exc:
-            if exc.status != 400 or not has_images(messages):
-                raise
-            # a server that takes no images: the judge looks at the page text alone, as without vision
-            result = await ask(partial(runnable.ainvoke, without_images(messages)))
+        # a server that takes no images: the judge looks at the page text alone, as without vision
+        result, _ = await unless_images_refused(lambda asked: ask(partial(runnable.ainvoke, asked)), messages)
     except ModelCallError as exc:
         return _failed(f"the judge model failed: {exc.message}")
     except Exception as exc:  # noqa: BLE001 - the judge is advisory: any failure leaves the rules' verdict
