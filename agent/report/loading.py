@@ -37,6 +37,8 @@ EVENT_FIELDS = ("tab_id", "dialog_type", "message", "handled", "filename", "sugg
 #: Action argument keys in display order (the rest follow alphabetically).
 ARG_ORDER = ("text", "query", "url", "option", "key", "direction", "amount", "tab_id", "seconds", "answer")
 
+#: What the trace already shows in place of a secret value.
+HIDDEN = "<hidden>"
 #: What a masked secret reads as in the report (the same length whatever was typed).
 MASK = "••••••"
 #: Words in a field's description that make what was typed into it a secret.
@@ -149,8 +151,12 @@ def typed_secrets(records: list[dict[str, Any]]) -> set[str]:
         if target.get("secret") or target.get("type") == "password" or _SECRET_FIELD.search(described):
             for args in (as_dict(action.get("args")), as_dict(result.get("args"))):
                 text = args.get("text")
-                if isinstance(text, str) and text.strip():
+                if isinstance(text, str) and text.strip() and text != HIDDEN:
                     found.add(text)
+            # the plan step that asked for it quotes the value first (Type "..." into "Password")
+            quoted = re.findall(r'"([^"]+)"', as_text(record.get("plan_step")))
+            if len(quoted) >= 2:
+                found.add(quoted[0])
     return found
 
 
