@@ -171,9 +171,9 @@ def build_parser() -> argparse.ArgumentParser:
 # commands
 
 
-def _track(run_id: str, record_dir: str, as_json: bool) -> None:
+def _track(run_id: str, record_dir: str, as_json: bool, *, attached: bool = False) -> None:
     _active.clear()
-    _active.update(run_id=run_id, record_dir=record_dir, as_json=as_json)
+    _active.update(run_id=run_id, record_dir=record_dir, as_json=as_json, attached=attached)
 
 
 def _stop_on_sigterm() -> None:
@@ -210,7 +210,7 @@ async def cmd_run(args: argparse.Namespace) -> int:
         )
         return EXIT_USAGE
     ctx, run_dir = prepare_run(ctx)
-    _track(str(ctx.run_id), ctx.record_dir, args.json)
+    _track(str(ctx.run_id), ctx.record_dir, args.json, attached=bool(ctx.cdp_url))
     display = make_display(args.plain, args.json)
     prompter = (
         TerminalPrompter(display, auto_approve=ctx.confirm_policy == "auto") if ctx.interactive else None
@@ -257,7 +257,7 @@ async def cmd_resume(args: argparse.Namespace) -> int:
     )
     if args.headed:
         overrides["headless"] = False
-    _track(args.run_id, record_dir, args.json)
+    _track(args.run_id, record_dir, args.json, attached=bool(load_context().cdp_url))
     display = make_display(args.plain, args.json)
     auto_approve = overrides.get("confirm_policy") == "auto"
     prompter = TerminalPrompter(display, auto_approve=auto_approve) if interactive else None
@@ -340,6 +340,13 @@ async def cmd_demo(args: argparse.Namespace) -> int:
     return _finish_run(result, args, None)
 
 
+def _browser_fate() -> str:
+    """What became of the browser when a run was stopped: ours is closed, an attached one keeps running."""
+    if _active.get("attached"):
+        return "the agent's tabs were closed and your browser keeps running"
+    return "the browser was closed"
+
+
 def _stopped(code: int, why: str) -> int:
     run_id = _active.get("run_id")
     if run_id:
@@ -359,9 +366,7 @@ def _stopped(code: int, why: str) -> int:
                 ),
                 flush=True,
             )
-        print(
-            f"\n{why}; the browser was closed. The run is resumable; continue with: {hint}", file=sys.stderr
-        )
+        print(f"\n{why}; {_browser_fate()}. The run is resumable; continue with: {hint}", file=sys.stderr)
     else:
         print(f"\n{why}", file=sys.stderr)
     return code

@@ -62,6 +62,14 @@ class Context:
     vision: Literal["off", "auto", "on"] = _d(
         "off", "Send screenshots to the model: off, auto (when useful) or on.", choices=("off", "auto", "on")
     )
+    vision_image_size: int = _d(
+        1024, "Longest side in pixels of a screenshot sent to the model (scaled down, never up)."
+    )
+    vision_detail: Literal["auto", "low", "high"] = _d(
+        "auto",
+        "The detail a model is asked to see a screenshot at: auto, low or high (the image_url detail).",
+        choices=("auto", "low", "high"),
+    )
     prompts_dir: str | None = _d(
         None, "Directory with planner.md / executor.md / judge.md overriding the bundled prompts."
     )

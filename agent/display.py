@@ -2,9 +2,11 @@
 
 Two modes, both writing to stderr so stdout stays clean for ``--json``:
 
-- **rich** (an interactive terminal): a live status line (spinner, current node, stage, step, elapsed, tokens,
-  URL) above a table of the steps taken so far; it is paused while the agent asks a question and left on
-  screen, complete, when the run ends;
+- **rich** (an interactive terminal): a live status line (spinner, the node running now, stage, step, elapsed,
+  tokens, URL) above a table of the latest steps; it is paused while the agent asks a question. When the run
+  ends the live area is cleared and the ending line and the whole table are printed once, as plain output
+  (a live area taller than the terminal cannot be redrawn). Columns fit the console: numbers are never cut,
+  target and result give way, and the URL column shows only when there is room for it;
 - **plain** (``--plain``, ``--json``, stderr not a terminal, ``TERM=dumb``): one line per step and one for the
   end, nothing redrawn, for logs and CI.
 
@@ -31,6 +33,8 @@ TERMINAL_STYLES = {
 }
 #: Step rows shown while the run is live (the full table is drawn when it ends).
 LIVE_ROWS = 12
+#: Widest target, result and URL cells; the URL column is shown only when the rest fits beside it.
+TARGET_WIDTH, RESULT_WIDTH, URL_WIDTH = 40, 60, 50
 
 
 def format_elapsed(seconds: float | None) -> str:
@@ -119,7 +123,14 @@ def wants_plain(
 class ProgressDisplay:
     """Receives the graph's custom stream events (``{"event": "node" | "step", ...}``) and shows them."""
 
-    def __init__(self, stream: TextIO = sys.stderr, plain: bool = True, *, live_rows: int = LIVE_ROWS):
+    def __init__(
+        self,
+        stream: TextIO = sys.stderr,
+        plain: bool = True,
+        *,
+        live_rows: int = LIVE_ROWS,
+        console: Any = None,
+    ):
         self.stream = stream
         self.plain = plain
         self.live_rows = live_rows
@@ -133,7 +144,8 @@ class ProgressDisplay:
         )
         self._tag: str | None = None  # "approved" etc. for the next step row
         self._effect: str | None = None  # what the last step did to the page, for the status line
-        self._console: Any = None
+        self._running_seen = False  # "running" events name the node now at work (older streams lack them)
+        self._console: Any = console  # a rich Console to draw on (default: one on ``stream``)
         self._live: Any = None
         self._spinner: Any = None
 
@@ -153,7 +165,8 @@ class ProgressDisplay:
         from rich.console import Console
         from rich.spinner import Spinner
 
-        self._console = Console(file=self.stream, highlight=False)
+        if self._console is None:
+            self._console = Console(file=self.stream, highlight=False)
         header = f"[bold]{_escape(title[:100])}[/bold]"
         if run_id:
             header += f"  [dim]run {run_id}[/dim]"
@@ -165,21 +178,21 @@ class ProgressDisplay:
         from rich.live import Live
 
         self._live = Live(
-            self._renderable(),
             console=self._console,
             refresh_per_second=8,
-            transient=False,
-            vertical_overflow="visible",
+            transient=True,
+            vertical_overflow="ellipsis",
             get_renderable=self._renderable,
             redirect_stdout=False,
         )
         self._live.start()
 
     def stop(self) -> None:
+        """Clear the live area and print the final frame: the ending line over every step."""
         if self._live is not None:
-            self._live.update(self._renderable(final=True), refresh=True)
             self._live.stop()
             self._live = None
+            self._console.print(self._renderable(final=True))
 
     @contextlib.contextmanager
     def paused(self) -> Iterator[None]:
@@ -187,7 +200,6 @@ class ProgressDisplay:
         if self._live is None:
             yield
             return
-        self._live.update(self._renderable(), refresh=True)
         self._live.stop()
         try:
             yield
@@ -208,7 +220,10 @@ class ProgressDisplay:
         if not isinstance(event, dict):
             return
         kind = event.get("event")
-        if kind == "node":
+        if kind == "running":
+            self._running_seen = True
+            self._set_status(event, node=True)
+        elif kind == "node":
             self._on_node(event)
         elif kind == "step":
             self._add_row({**event, "status": event.get("status") or "-", "tag": self._tag})
@@ -218,8 +233,7 @@ class ProgressDisplay:
     def _on_node(self, event: dict[str, Any]) -> None:
         if event.get("elapsed_s") is not None:
             self._clock = (float(event["elapsed_s"]), time.monotonic())
-        self.status = {k: event.get(k) for k in ("node", "stage", "step", "url", "usage")}
-        self.status["effect"] = self._effect
+        self._set_status(event, node=not self._running_seen)
         node, note = event.get("node"), str(event.get("note") or "")
         if node == "confirm":
             if event.get("terminal_type"):
@@ -259,7 +273,16 @@ class ProgressDisplay:
                     file=self.stream,
                     flush=True,
                 )
-        elif self._spinner is not None:
+
+    def _set_status(self, event: dict[str, Any], *, node: bool) -> None:
+        """Take the event's stage, URL and usage; the step only ever goes up (a run ending while it prepares
+        step N+1 records step N), the node only from events that name the node running now."""
+        step = max(int(self.status.get("step") or 0), int(event.get("step") or 0))
+        fresh = {k: event.get(k) for k in ("stage", "url", "usage") if event.get(k) not in (None, "")}
+        self.status = {**self.status, **fresh, "step": step, "effect": self._effect}
+        if node and event.get("node"):
+            self.status["node"] = event["node"]
+        if self._spinner is not None:
             self._spinner.update(text=format_status(self.status, self.elapsed()))
 
     def _add_row(self, row: dict[str, Any]) -> None:
@@ -275,35 +298,11 @@ class ProgressDisplay:
 
     def _renderable(self, final: bool = False) -> Any:
         from rich.console import Group
-        from rich.table import Table
         from rich.text import Text
 
-        table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold dim", expand=False)
-        table.add_column("#", justify="right", no_wrap=True)
-        table.add_column("time", justify="right", no_wrap=True, style="dim")
-        table.add_column("stage", no_wrap=True)
-        table.add_column("action", no_wrap=True)
-        table.add_column("target", overflow="ellipsis", max_width=40, no_wrap=True)
-        table.add_column("result", no_wrap=True)
-        table.add_column("url", overflow="ellipsis", max_width=50, no_wrap=True, style="dim")
         rows = self.rows if final else self.rows[-self.live_rows :]
         hidden = len(self.rows) - len(rows)
-        for row in rows:
-            status = row.get("status") or "-"
-            result = Text(STATUS_MARKS.get(status, status), style=STATUS_STYLES.get(status, ""))
-            if row.get("tag"):
-                result.append(f" ({row['tag']})", style="dim")
-            if status in ("failure", "denied") and row.get("message"):
-                result.append(f" {str(row['message'])[:50]}", style="dim")
-            table.add_row(
-                str(row.get("step") or 0),
-                format_elapsed(row.get("elapsed")),
-                str(row.get("stage") or ""),
-                str(row.get("action") or "?"),
-                Text(str(row.get("target") or "")),
-                result,
-                short_url(row.get("url"), 50),
-            )
+        table = _Fitted(lambda width: self._table(rows, width))
         parts: list[Any] = []
         if final:
             if self.end:
@@ -326,6 +325,70 @@ class ProgressDisplay:
         if self.rows:
             parts.append(table)
         return Group(*parts)
+
+    def _table(self, rows: list[dict[str, Any]], width: int) -> Any:
+        """The steps table, fitted to the console: step, time, stage and action keep their full width (numbers
+        are never cut); target and result give way, cut with an ellipsis; the URL only on a wide console."""
+        from rich.table import Table
+        from rich.text import Text
+
+        cells = [_row_cells(row) for row in rows]
+        table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold dim", expand=False)
+        fixed = 0
+        for index, (name, justify, style) in enumerate(
+            (("#", "right", ""), ("time", "right", "dim"), ("stage", "left", ""), ("action", "left", ""))
+        ):
+            column_width = max([len(name)] + [len(c[index]) for c in cells])
+            fixed += column_width + 2
+            table.add_column(name, justify=justify, style=style, width=column_width, no_wrap=True)
+        table.add_column("target", max_width=TARGET_WIDTH)
+        table.add_column("result", max_width=RESULT_WIDTH)
+        results = [_result_text(row) for row in rows]
+        urls = [short_url(row.get("url"), URL_WIDTH) for row in rows]
+        natural = max([6] + [len(str(r.get("target") or "")) for r in rows])
+        natural = min(natural, TARGET_WIDTH) + min(max([6] + [len(r) for r in results]), RESULT_WIDTH)
+        wide = fixed + natural + 2 + max([3] + [len(u) for u in urls]) <= width  # room for the URL too
+        if wide:
+            table.add_column("url", max_width=URL_WIDTH, style="dim")
+        cut: dict[str, Any] = {"no_wrap": True, "overflow": "ellipsis"}
+        for row, texts, result, url in zip(rows, cells, results, urls, strict=True):
+            extra = [Text(url, **cut)] if wide else []
+            table.add_row(*texts, Text(str(row.get("target") or ""), **cut), result, *extra)
+        return table
+
+
+class _Fitted:
+    """A renderable built for the width it is given at render time (the live area and a recording console)."""
+
+    def __init__(self, build: Any) -> None:
+        self.build = build
+
+    def __rich_console__(self, console: Any, options: Any) -> Any:
+        yield self.build(options.max_width)
+
+
+def _result_text(row: dict[str, Any]) -> Any:
+    """The result cell: ok / FAIL / DENIED / answered, the approval tag, and why it failed."""
+    from rich.text import Text
+
+    status = row.get("status") or "-"
+    result = Text(STATUS_MARKS.get(status, status), style=STATUS_STYLES.get(status, ""), no_wrap=True)
+    result.overflow = "ellipsis"
+    if row.get("tag"):
+        result.append(f" ({row['tag']})", style="dim")
+    if status in ("failure", "denied") and row.get("message"):
+        result.append(f" {str(row['message'])[:50]}", style="dim")
+    return result
+
+
+def _row_cells(row: dict[str, Any]) -> list[str]:
+    """The fixed-width cells of a step row: step number, time, stage, action."""
+    return [
+        str(row.get("step") or 0),
+        format_elapsed(row.get("elapsed")),
+        str(row.get("stage") or ""),
+        str(row.get("action") or "?"),
+    ]
 
 
 def _escape(text: str) -> str:

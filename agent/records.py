@@ -362,6 +362,8 @@ def result_object(state: dict[str, Any]) -> dict[str, Any]:
             "total_tokens": int(usage.get("total_tokens", 0)),
             "calls": int(usage.get("calls", 0)),
             "cost_usd": round(float(usage.get("cost_usd", 0.0)), 6),
+            # screenshots sent to the model and their estimated tokens (part of input_tokens), once there were any
+            **{key: int(usage[key]) for key in ("images", "image_tokens") if key in usage},
             "by_node": state.get("usage_by_node") or {},
             "structured_output": usage.get("structured_output"),
         },

@@ -1,16 +1,20 @@
 """Checks of settings against the machine, made before a browser starts or a record is written.
 
 :mod:`agent.settings_rules` decides whether a value is well-formed; this module decides whether it can work
-here: the record directory is writable, a prompts directory and a browser executable exist, and a model
-backend has a key unless its server is local. Each failure is a :class:`ConfigError` naming the setting, its
+here: the record directory is writable, a prompts directory and a browser executable exist, a browser answers
+at ``cdp_url``, and a model backend has a key unless its server is local. Each failure is a :class:`ConfigError` naming the setting, its
 source and the fix.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import json
 import os
+import socket
 import tempfile
+import urllib.error
+import urllib.request
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -119,9 +123,37 @@ def check_model_access(ctx: Context, source_of: Source, env: Mapping[str, str] |
     )
 
 
+#: Seconds to wait for a browser's DevTools endpoint to answer before calling ``cdp_url`` wrong.
+_CDP_CHECK_S = 5.0
+
+
+def check_cdp_endpoint(cdp_url: str | None, source: str) -> None:
+    """A ``cdp_url`` reaches a browser's DevTools endpoint: ``/json/version`` answers for http(s), the port
+    accepts a connection for ws(s). Else the run would end in Playwright's call log instead of one line."""
+    if not cdp_url:
+        return
+    where = f"setting 'cdp_url' from {source}: no browser answers at {cdp_url!r}"
+    fix = "start Chrome/Chromium with --remote-debugging-port=9222 and give http://127.0.0.1:9222"
+    try:
+        if cdp_url.lower().startswith(("ws://", "wss://")):
+            host = (host_of(cdp_url.replace("ws", "http", 1)) or "").strip("[]")
+            port = int(cdp_url.split("://", 1)[1].split("/", 1)[0].rsplit(":", 1)[-1] or 0) or 80
+            socket.create_connection((host, port), timeout=_CDP_CHECK_S).close()
+            return
+        url = cdp_url.rstrip("/") + "/json/version"
+        with urllib.request.urlopen(url, timeout=_CDP_CHECK_S) as response:  # noqa: S310 - http(s) only
+            version = json.loads(response.read(100_000).decode("utf-8", errors="replace"))
+        if not isinstance(version, dict) or "webSocketDebuggerUrl" not in version:
+            raise ValueError("it is not a DevTools endpoint (no webSocketDebuggerUrl in /json/version)")
+    except (OSError, ValueError, urllib.error.URLError) as exc:
+        reason = getattr(exc, "reason", None) or exc
+        raise ConfigError(f"{where} ({str(reason)[:160]}); {fix}") from None
+
+
 def check_ready_to_run(ctx: Context, source_of: Source, *, env: Mapping[str, str] | None = None) -> None:
     """Every machine-dependent check a run needs, in the order a user would fix them."""
     check_model_access(ctx, source_of, env)
     check_prompts_dir(ctx.prompts_dir, source_of("prompts_dir"))
     check_browser_executable(ctx.browser_executable, source_of("browser_executable"))
     check_record_dir(ctx.record_dir, source_of("record_dir"))
+    check_cdp_endpoint(ctx.cdp_url, source_of("cdp_url"))

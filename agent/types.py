@@ -278,6 +278,8 @@ class Usage(TypedDict, total=False):
     calls: int
     cost_usd: float
     structured_output: str  # the structured-output method the call was made with (model backends)
+    images: int  # screenshots sent (only once one was)
+    image_tokens: int  # their estimated tokens, already inside input_tokens
 
 
 class HistoryItem(TypedDict, total=False):
@@ -331,6 +333,7 @@ class BackendReply(TypedDict, total=False):
     error: str  # set when the backend failed (model error, invalid reply after re-ask)
     error_kind: BackendErrorKind
     error_retryable: bool  # False when asking again cannot help (401/403/404/400): the run ends at once
+    note: str  # a remark for the run's trace, e.g. that vision was turned off because images were refused
 
 
 class PlanResult(BackendReply, total=False):

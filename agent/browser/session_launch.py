@@ -2,7 +2,8 @@
 
 Launching uses :func:`agent.browser.launch.resolve_executable` and ``CHROMIUM_FLAGS``; the browser gets a
 throw-away profile and HOME under a temporary directory that ``close`` removes again. Every step is bounded:
-a browser that hangs on close is killed by its profile path.
+a browser that hangs on close is killed by its profile path. Attached over CDP, the run works in a browser
+context of its own, closed at the end; the user's browser and tabs stay as they were.
 
 Storage state in and out: ``save_storage_state`` writes the cookies, every origin's localStorage and the
 active tab's sessionStorage to a file (atomically, readable by the owner only); ``load_storage_state`` gives a
@@ -108,15 +109,7 @@ class LaunchMixin(SessionState):
         self._pw = await async_playwright().start()
         opts = self.options
         if opts.cdp_url:
-            self._browser = await self._pw.chromium.connect_over_cdp(
-                opts.cdp_url, timeout=opts.navigation_timeout_s * 1000
-            )
-            self._browser.on("disconnected", lambda _b: self._mark_dead("the browser disconnected (CDP)"))
-            if self._browser.contexts:
-                self._context = self._browser.contexts[0]
-                self._own_context = False
-            else:
-                self._context = await self._browser.new_context(**self._context_kwargs())
+            await self._attach(opts.cdp_url)
         else:
             executable = await asyncio.to_thread(resolve_executable, opts.executable)
             self._profile = self._tmp / "profile"
@@ -165,6 +158,23 @@ class LaunchMixin(SessionState):
         if self._active is None and self._tabs:
             self._active = list(self._tabs)[-1]
         self.drain_events()
+
+    async def _attach(self, cdp_url: str) -> None:
+        """Attach to the user's running browser and work in a browser context of our own: the user's tabs,
+        cookies and pages are never touched, our viewport applies, and closing our context at the end takes
+        our tabs (and every mark we set in them) away while the browser keeps running."""
+        from playwright.async_api import Error as PlaywrightError
+
+        try:
+            self._browser = await self._pw.chromium.connect_over_cdp(
+                cdp_url, timeout=self.options.navigation_timeout_s * 1000
+            )
+        except PlaywrightError as exc:
+            reason = (str(exc).strip().splitlines() or ["no answer"])[0]
+            raise BrowserSessionError(f"cannot attach to the browser at {cdp_url}: {reason[:200]}") from None
+        self._browser.on("disconnected", lambda _b: self._mark_dead("the browser disconnected (CDP)"))
+        self._context = await self._browser.new_context(**self._context_kwargs())
+        self._own_context = True
 
     def _context_kwargs(self) -> dict[str, Any]:
         opts = self.options

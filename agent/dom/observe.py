@@ -327,20 +327,27 @@ def default_screenshot_path() -> str:
     return str(folder / f"observe-{time.strftime('%Y%m%d-%H%M%S')}-{time.monotonic_ns() % 1_000_000:06d}.png")
 
 
+def badge_items(observation: Observation) -> list[dict[str, Any]]:
+    """The elements to mark on a screenshot: listed, in the viewport, and seen by a person there (not covered by
+    a dialog or another layer at their centre), in reading order so labels are placed top to bottom."""
+    kept = set(observation.get("kept_ids") or [])
+    items = []
+    for element in observation.get("elements") or []:
+        if element.get("id") in kept and element.get("in_viewport") and not element.get("occluded"):
+            x, y, w, h = element.get("bbox") or [0, 0, 0, 0]
+            items.append({"id": element["id"], "x": x, "y": y, "w": w, "h": h})
+    return sorted(items, key=lambda item: (item["y"], item["x"]))
+
+
 async def take_screenshot(
     page: Any, observation: Observation, path: str, *, badges: bool = True, timeout: float = 5.0
 ) -> str | None:
-    """Viewport screenshot to ``path`` with numbered badges on the kept, visible elements; None on failure.
+    """Viewport screenshot to ``path`` with numbered badges on the elements of :func:`badge_items`; None on failure.
 
     The overlay lives in a closed shadow root marked ``data-agent-overlay`` (ignored by the DOM watcher) and is
     removed again whatever happens.
     """
-    kept = set(observation.get("kept_ids") or [])
-    items = []
-    for element in observation.get("elements") or []:
-        if element.get("id") in kept and element.get("in_viewport"):
-            x, y, w, h = element.get("bbox") or [0, 0, 0, 0]
-            items.append({"id": element["id"], "x": x, "y": y, "w": w, "h": h})
+    items = badge_items(observation)
     await asyncio.to_thread(Path(path).parent.mkdir, parents=True, exist_ok=True)  # off the event loop
     drawn = False
     try:

@@ -7,10 +7,8 @@ came from a page is neutralized and the page itself sits inside ``<untrusted_pag
 
 from __future__ import annotations
 
-import base64
 import json
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
@@ -31,7 +29,6 @@ PLANNER_HISTORY_ITEMS = 20
 EXECUTOR_HISTORY_ITEMS = 5
 PAGE_TEXT_CHARS = 6000
 OBSERVATION_CHARS = 24000
-MAX_IMAGE_BYTES = 8 * 1024 * 1024
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -196,23 +193,14 @@ def wants_image(vision: str, observation: Observation | None, history: list[Hist
     return last_failed or (observation or {}).get("page_type", "other") == "other"
 
 
-def image_part(path: str | Path) -> dict[str, Any] | None:
-    """An ``image_url`` content part with the PNG inlined as a data URL; None when unreadable or too big."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError:
-        return None
-    if not data or len(data) > MAX_IMAGE_BYTES:
-        return None
-    encoded = base64.b64encode(data).decode("ascii")
-    return {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{encoded}"}}
-
-
 def user_message(text: str, image: dict[str, Any] | None) -> HumanMessage:
     """The one user turn; with a screenshot it becomes text + image content parts."""
     if image is None:
         return HumanMessage(content=text)
-    caption = text + "\n\nThe screenshot shows the page with each listed element's id drawn on it."
+    caption = (
+        text
+        + "\n\nThe screenshot shows the page with the ids of the listed elements a person can see drawn on it."
+    )
     return HumanMessage(content=[{"type": "text", "text": caption}, image])
 
 

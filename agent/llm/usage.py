@@ -12,6 +12,8 @@ from typing import Any
 from agent.types import Usage
 
 _COUNT_KEYS = ("input_tokens", "output_tokens", "total_tokens", "calls")
+#: Counted only once a call has sent an image: screenshots sent and their estimated tokens (part of input_tokens).
+_IMAGE_KEYS = ("images", "image_tokens")
 
 
 def empty_usage() -> Usage:
@@ -49,6 +51,9 @@ def add_usage(a: Mapping[str, Any] | None, b: Mapping[str, Any] | None) -> Usage
     for key in _COUNT_KEYS:
         total[key] = int(a.get(key) or 0) + int(b.get(key) or 0)  # type: ignore[literal-required]
     total["cost_usd"] = float(a.get("cost_usd") or 0.0) + float(b.get("cost_usd") or 0.0)
+    for key in _IMAGE_KEYS:
+        if key in a or key in b:
+            total[key] = int(a.get(key) or 0) + int(b.get(key) or 0)  # type: ignore[literal-required]
     return total
 
 

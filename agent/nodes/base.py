@@ -32,7 +32,7 @@ from agent.util.elements import describe_element
 NodeBody = Callable[[AgentState, Context], Awaitable[dict[str, Any]]]
 
 #: Keys a node body may return for the trace only; they never reach graph state.
-TRACE_ONLY = ("_note", "_screenshot", "_action", "_result", "_plan_step", "_call_usage")
+TRACE_ONLY = ("_note", "_remark", "_screenshot", "_action", "_result", "_plan_step", "_call_usage")
 
 
 #: Hints the planner sees at most (the newest).
@@ -119,6 +119,11 @@ def usage_update(state: dict[str, Any], node: str, usage: dict[str, Any] | None)
         k: usage[k] for k in ("input_tokens", "output_tokens", "calls", "structured_output") if k in usage
     }
     return {"usage": total, "usage_by_node": by_node, "_call_usage": call}
+
+
+def backend_remark(result: dict[str, Any]) -> dict[str, Any]:
+    """The backend's remark for the trace (e.g. vision turned off), recorded beside the node's own note."""
+    return {"_remark": result["note"]} if result.get("note") else {}
 
 
 def observe_options(ctx: Context) -> ObserveOptions:
@@ -221,11 +226,25 @@ def emit(event: dict[str, Any]) -> None:
         return
 
 
+def _announce(name: str, state: AgentState) -> None:
+    """Stream that this node starts now, so a live display names the node at work (a model call can take long)."""
+    emit(
+        {
+            "event": "running",
+            "node": name,
+            "stage": state.get("stage"),
+            "step": step_of(name, dict(state)),
+            "url": state.get("url", ""),
+        }
+    )
+
+
 def graph_node(name: str) -> Callable[[NodeBody], Callable[..., Awaitable[dict[str, Any]]]]:
     """Wrap a node body with context, crash capture, tracing and streaming."""
 
     def decorate(body: NodeBody) -> Callable[..., Awaitable[dict[str, Any]]]:
         async def node(state: AgentState, runtime: GraphRuntime[Context]) -> dict[str, Any]:
+            _announce(name, state)
             started = time.perf_counter()
             try:
                 ctx = context_from_any(runtime.context)
@@ -286,7 +305,7 @@ async def _record(
         "result": _hidden(extra.get("_result"), state),
         "node_ms": elapsed_ms,
         "screenshot": extra.get("_screenshot"),
-        "note": extra.get("_note", ""),
+        "note": "; ".join(n for n in (extra.get("_note", ""), extra.get("_remark", "")) if n),
         "terminal_type": update.get("terminal_type"),
         "terminal_reason": update.get("terminal_reason"),
         "usage": update.get("usage") or {},

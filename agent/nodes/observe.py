@@ -20,15 +20,9 @@ VALUE_ACTIONS = ("type", "select_option", "scroll", "screenshot", "wait", "switc
 
 
 def wants_screenshot(state: AgentState, ctx: Context) -> bool:
-    """every_step always; otherwise when a model with vision will look at the picture."""
-    if ctx.screenshot_mode == "every_step":
-        return True
-    return (
-        ctx.uses_model
-        and ctx.vision in ("on", "auto")
-        and ctx.screenshot_mode != "never"
-        or (ctx.uses_model and ctx.vision == "on")
-    )
+    """every_step always; otherwise whenever a model with vision may look at the picture (``auto`` decides per
+    call whether to send it, so it needs one taken whatever ``screenshot_mode`` says)."""
+    return ctx.screenshot_mode == "every_step" or (ctx.uses_model and ctx.vision in ("on", "auto"))
 
 
 def loop_signals(state: AgentState, new: dict[str, Any], ctx: Context) -> dict[str, Any]:

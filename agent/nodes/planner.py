@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from agent.context import Context
-from agent.nodes.base import backend_error, graph_node, terminal, usage_update
+from agent.nodes.base import backend_error, backend_remark, graph_node, terminal, usage_update
 from agent.records import elapsed_seconds
 from agent.runtime import runtime_for
 from agent.stages import allowed_actions
@@ -61,6 +61,7 @@ async def planner(state: AgentState, ctx: Context) -> dict[str, Any]:
     update: dict[str, Any] = {
         "planner_calls": calls + 1,
         **usage_update(state, "planner", result.get("usage")),
+        **backend_remark(result),
     }
     update["planner_output"] = dict(result.get("raw") or {k: v for k, v in result.items() if k != "usage"})
     if result.get("error"):

@@ -12,6 +12,7 @@ from typing import Any
 from agent.context import Context
 from agent.nodes.base import (
     backend_error,
+    backend_remark,
     failed_step,
     graph_node,
     terminal,
@@ -53,7 +54,11 @@ async def translate(state: AgentState, ctx: Context) -> dict[str, Any]:
         "history": (state.get("history") or [])[-10:],
     }
     result = await (await runtime_for(state, ctx)).translate(request)
-    update: dict[str, Any] = {"current_step": step, **usage_update(state, "translate", result.get("usage"))}
+    update: dict[str, Any] = {
+        "current_step": step,
+        **usage_update(state, "translate", result.get("usage")),
+        **backend_remark(result),
+    }
     if result.get("error"):
         update.update(backend_error("translate", result))
         return update

@@ -24,12 +24,12 @@ from langchain_core.runnables import Runnable
 from agent.context import Context
 from agent.llm.client import MAX_BACKOFF_S, call_with_retries, make_chat_model
 from agent.llm.errors import ModelCallError
+from agent.llm.images import ScreenshotImage, screenshot_image, unless_images_refused, without_images
 from agent.llm.parsing import ReplyParseError, message_text, parse_json_object
 from agent.llm.prompting import (
     browser_state,
     build_messages,
     executor_user_text,
-    image_part,
     planner_user_text,
     reask_messages,
     schema_instructions,
@@ -171,6 +171,9 @@ class OpenAIBackend:
         self._sleep = sleep
         #: ``time.monotonic()`` when the run's time budget ends (known from the planner's metrics).
         self._deadline: float | None = None
+        #: Set when the server refused a request with images that it took without them: no images from then on.
+        self._images_refused = False
+        self._notes: list[str] = []  # remarks for the trace, handed out with the next result
         executor_model = context.executor_model or context.model
         self._planner = self._asker(context.model, context.planner_max_output_tokens, PLANNER_SCHEMA)
         #: each prompt's negotiating asker and reply normalizer
@@ -209,21 +212,44 @@ class OpenAIBackend:
             setting=ctx.structured_output_method,
             base_url=ctx.base_url,
             model=model,
-            call=self._invoke,
+            call=self._invoke_seeing,
         )
 
-    def _image(self, observation: Observation, history: list | None) -> dict[str, Any] | None:
-        if not wants_image(self.context.vision, observation, history):
+    def _image(self, observation: Observation, history: list | None) -> ScreenshotImage | None:
+        if self._images_refused or not wants_image(self.context.vision, observation, history):
             return None
-        return image_part(observation["screenshot_path"])
+        ctx = self.context
+        return screenshot_image(
+            observation["screenshot_path"], long_side=ctx.vision_image_size, detail=ctx.vision_detail
+        )
+
+    async def _invoke_seeing(self, runnable: Runnable, messages: list[BaseMessage]) -> dict[str, Any]:
+        """One request; when the server refuses it (HTTP 400) while it carries images and takes the same request
+        without them, vision is off for the rest of the run, with one note for the trace."""
+        if self._images_refused:
+            messages = without_images(messages)
+        result, refused = await unless_images_refused(partial(self._invoke, runnable), messages)
+        if refused is not None:
+            self._images_refused = True
+            self._notes.append(
+                f"vision off for this run: the model server refused images ({refused.message[:200]})"
+            )
+        return result
+
+    def _noted(self, result: Any) -> Any:
+        """The result with any pending trace remark (vision turned off) attached."""
+        if self._notes:
+            result["note"] = "; ".join(self._notes)
+            self._notes.clear()
+        return result
 
     # --- Backend --------------------------------------------------------------------------------------
 
     def _messages(
         self, prompt: str, user_text: str, request: Any, *, page_text: bool
-    ) -> Callable[[str], list[BaseMessage]]:
-        """The request for each method: the same turns, the schema added to the system prompt for methods
-        whose request does not carry it."""
+    ) -> tuple[Callable[[str], list[BaseMessage]], Usage]:
+        """The request for each method (the same turns, the schema added to the system prompt for methods
+        whose request does not carry it), and the usage its screenshot adds (images sent, estimated tokens)."""
         obs = request.get("observation") or {}
         state = browser_state(obs, block_id=new_block_id(), include_page_text=page_text)
         image = self._image(obs, request.get("history"))
@@ -233,9 +259,9 @@ class OpenAIBackend:
             system = self._system[prompt]
             if method in SCHEMA_IN_PROMPT:
                 system += schema_instructions(schema)
-            return build_messages(system, user_text, state, image)
+            return build_messages(system, user_text, state, image.part if image else None)
 
-        return build
+        return build, (Usage(images=1, image_tokens=image.tokens) if image else Usage())
 
     def _start_clock(self, request: PlanRequest) -> None:
         """The run's deadline, from the planner's view of the time already spent."""
@@ -247,31 +273,33 @@ class OpenAIBackend:
     ) -> _Reply:
         """Ask the planner or the executor prompt about ``request`` (only the planner reads the page text)."""
         asker, normalize = self._prompts[prompt]
-        messages = self._messages(prompt, user_text, request, page_text=prompt == "planner")
+        messages, seen = self._messages(prompt, user_text, request, page_text=prompt == "planner")
         return await self._ask(
-            asker, messages, schema_name=asker.schema["title"], normalize=normalize, check=check
+            asker, messages, schema_name=asker.schema["title"], normalize=normalize, check=check, seen=seen
         )
 
     async def plan(self, request: PlanRequest) -> PlanResult:
         self._start_clock(request)
         reply = await self._ask_prompt("planner", planner_user_text(request), request, check=planner_errors)
         if reply.value is None:
-            return PlanResult(proposed_actions=[], task_complete=False, final_answer="", **reply.failure())
-        return plan_result(reply.value, reply.usage)
+            failed = PlanResult(proposed_actions=[], task_complete=False, final_answer="", **reply.failure())
+            return self._noted(failed)
+        return self._noted(plan_result(reply.value, reply.usage))
 
     async def translate(self, request: TranslateRequest) -> TranslateResult:
         obs = request.get("observation") or {}
         check = partial(executor_errors, observation=obs, allowed_actions=self._accepted_actions(request))
         reply = await self._ask_prompt("executor", executor_user_text(request), request, check=check)
         if reply.value is None:
-            return TranslateResult(
+            failed = TranslateResult(
                 action=None,
                 status="failure",
                 error_type="timeout" if reply.error_kind == KIND_TIMEOUT else "unknown",
                 message=reply.error,
                 **reply.failure(),
             )
-        return translate_result(reply.value, reply.usage)
+            return self._noted(failed)
+        return self._noted(translate_result(reply.value, reply.usage))
 
     def _accepted_actions(self, request: TranslateRequest) -> list[str] | None:
         """The actions an executor reply may use: the allowed ones, plus ``ask_user`` when prompts are off and
@@ -307,6 +335,7 @@ class OpenAIBackend:
         schema_name: str,
         normalize: Callable[[dict[str, Any]], dict[str, Any]],
         check: Callable[[dict[str, Any]], list[str]],
+        seen: Usage | None = None,
     ) -> _Reply:
         usage = empty_usage()
         prices = {
@@ -319,6 +348,8 @@ class OpenAIBackend:
         for attempt in range(2):
             try:
                 result = await asker.ask(asked)
+                if seen and not self._images_refused:
+                    usage = add_usage(usage, seen)
             except ModelCallError as exc:
                 refused = exc.status is not None and not exc.retryable
                 return _Reply(

@@ -22,7 +22,8 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from agent.context import Context
 from agent.llm.client import call_with_retries, make_chat_model
 from agent.llm.errors import ModelCallError
-from agent.llm.prompting import image_part, schema_instructions, user_message
+from agent.llm.images import image_part, unless_images_refused
+from agent.llm.prompting import schema_instructions, user_message
 from agent.llm.structured import SCHEMA_IN_PROMPT, StructuredAsker
 from agent.llm.untrusted import neutralize, new_block_id, untrusted_block
 from agent.llm.usage import empty_usage, usage_from_metadata
@@ -139,7 +140,13 @@ def judge_messages(
     )
     # With vision on, the last page's screenshot goes along (when one was taken), as for the planner.
     shot = (pages[-1].get("screenshot_path") if pages else None) if ctx.vision == "on" else None
-    return [SystemMessage(content=system), user_message(user, image_part(shot) if shot else None)]
+    return [
+        SystemMessage(content=system),
+        user_message(
+            user,
+            image_part(shot, long_side=ctx.vision_image_size, detail=ctx.vision_detail) if shot else None,
+        ),
+    ]
 
 
 def verdict_errors(value: dict[str, Any]) -> list[str]:
@@ -170,19 +177,28 @@ async def judge_claim_with_model(
             timeout_s=ctx.model_timeout_s,
             max_tokens=ctx.judge_max_output_tokens,
         )
+        ask = partial(
+            call_with_retries,
+            timeout_s=ctx.model_timeout_s,
+            max_retries=max(0, int(ctx.model_max_retries)),
+            base_s=ctx.model_retry_backoff_s,
+            base_url=ctx.base_url,
+        )
+
+        async def call(runnable: Any, messages: list[Any]) -> dict[str, Any]:
+            # a server that takes no images: the judge looks at the page text alone, as without vision
+            result, _ = await unless_images_refused(
+                lambda asked: ask(partial(runnable.ainvoke, asked)), messages
+            )
+            return result
+
         asker = StructuredAsker(
             chat,
             JUDGE_SCHEMA,
             setting=ctx.structured_output_method,
             base_url=ctx.base_url,
             model=ctx.model,
-            call=lambda runnable, messages: call_with_retries(
-                partial(runnable.ainvoke, messages),
-                timeout_s=ctx.model_timeout_s,
-                max_retries=max(0, int(ctx.model_max_retries)),
-                base_s=ctx.model_retry_backoff_s,
-                base_url=ctx.base_url,
-            ),
+            call=call,
         )
         claim = {"goal": goal, "parts": parts, "evidence": evidence, "answer": answer}
         result = await asker.ask(

@@ -10,6 +10,7 @@ import base64
 import datetime as _dt
 import json
 import mimetypes
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,15 @@ TERMINAL_LABELS: dict[str, str] = {
 EVENT_FIELDS = ("tab_id", "dialog_type", "message", "handled", "filename", "suggested_filename", "url")
 #: Action argument keys in display order (the rest follow alphabetically).
 ARG_ORDER = ("text", "query", "url", "option", "key", "direction", "amount", "tab_id", "seconds", "answer")
+
+#: What the trace already shows in place of a secret value.
+HIDDEN = "<hidden>"
+#: What a masked secret reads as in the report (the same length whatever was typed).
+MASK = "••••••"
+#: Words in a field's description that make what was typed into it a secret.
+_SECRET_FIELD = re.compile(r"\b(password|passcode|passphrase|passwort|pin)\b", re.IGNORECASE)
+#: Shorter secrets are masked where they are a whole value, not inside other text (they would hit ordinary words).
+_MIN_MASKED_SUBSTRING = 3
 
 _IMAGE_MAGIC = (
     (b"\x89PNG\r\n\x1a\n", "image/png"),
@@ -118,7 +128,62 @@ def load_run(run_dir: Path) -> LoadedRun:
     records = _load_trace(run_dir / TRACE_NAME, problems)
     records.sort(key=lambda r: num(r.get("seq"), default=float("inf")))
     result = _load_result(run_dir / RESULT_NAME, problems)
-    return LoadedRun(records=records, result=result, problems=problems)
+    return mask_secrets(LoadedRun(records=records, result=result, problems=problems))
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Secrets: what was typed into a password field is masked everywhere the report shows text
+# --------------------------------------------------------------------------------------------------------------
+
+
+def typed_secrets(records: list[dict[str, Any]]) -> set[str]:
+    """The values typed into password fields: the page said so (the effect's target is a secret or of type
+    password), or the field's description (note, reasoning) names it a password, passcode or PIN."""
+    found: set[str] = set()
+    for record in records:
+        action, result = as_dict(record.get("action")), as_dict(record.get("result"))
+        if (action.get("action") or result.get("action")) != "type":
+            continue
+        target = as_dict(as_dict(result.get("effect")).get("target"))
+        described = " ".join(
+            as_text(x) for x in (record.get("note"), action.get("reasoning"), action.get("target"))
+        )
+        if target.get("secret") or target.get("type") == "password" or _SECRET_FIELD.search(described):
+            for args in (as_dict(action.get("args")), as_dict(result.get("args"))):
+                text = args.get("text")
+                if isinstance(text, str) and text.strip() and text != HIDDEN:
+                    found.add(text)
+            # the plan step that asked for it quotes the value first (Type "..." into "Password")
+            quoted = re.findall(r'"([^"]+)"', as_text(record.get("plan_step")))
+            if len(quoted) >= 2:
+                found.add(quoted[0])
+    return found
+
+
+def _masked(value: Any, secrets: list[str]) -> Any:
+    if isinstance(value, str):
+        if value in secrets:
+            return MASK
+        for secret in secrets:
+            if len(secret) >= _MIN_MASKED_SUBSTRING:
+                value = value.replace(secret, MASK)
+        return value
+    if isinstance(value, dict):
+        return {key: _masked(item, secrets) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_masked(item, secrets) for item in value]
+    return value
+
+
+def mask_secrets(loaded: LoadedRun) -> LoadedRun:
+    """The run with every password value masked in every record and in the result (goal, arguments, plan
+    steps, notes, the raw trace): the report shows what was done, never the secret itself."""
+    secrets = sorted(typed_secrets(loaded.records), key=len, reverse=True)
+    if not secrets:
+        return loaded
+    loaded.records = _masked(loaded.records, secrets)
+    loaded.result = _masked(loaded.result, secrets)
+    return loaded
 
 
 # --------------------------------------------------------------------------------------------------------------

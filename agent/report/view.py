@@ -59,13 +59,20 @@ class _Step:
 
 
 def group_steps(records: list[dict[str, Any]]) -> list[_Step]:
-    """Records grouped by ``step``, groups in order of first appearance."""
-    groups: dict[int | None, _Step] = {}
+    """Records (in ``seq`` order, the graph's own counter) grouped into steps: a new group when ``step`` goes up.
+
+    A record whose ``step`` goes back stays in the group at hand: a run that ends while preparing step N+1 records
+    its ending as step N, and that ending belongs after everything before it, never inside an earlier step.
+    """
+    groups: list[_Step] = []
     for record in records:
         number = num(record.get("step"))
         key = int(number) if number is not None else None
-        groups.setdefault(key, _Step(key)).records.append(record)
-    return list(groups.values())
+        current = groups[-1] if groups else None
+        if current is None or (key is not None and (current.key is None or key > current.key)):
+            groups.append(_Step(key))
+        groups[-1].records.append(record)
+    return groups
 
 
 def terminal_of(loaded: LoadedRun) -> tuple[str, str]:
@@ -112,6 +119,16 @@ def totals(loaded: LoadedRun) -> list[tuple[str, str]]:
         ("Elapsed", fmt_seconds(elapsed) + elapsed_note),
         ("Tokens", token_text + suffix),
         ("Model calls", fmt_int(num(usage.get("calls")))),
+        *(
+            [
+                (
+                    "Screenshots sent",
+                    f"{fmt_int(num(usage['images']))} (≈{fmt_int(num(usage.get('image_tokens')))} tokens)",
+                )
+            ]
+            if num(usage.get("images"))
+            else []
+        ),
         ("Cost", fmt_cost(num(usage.get("cost_usd"))) + suffix),
     ]
     if result.get("started_at") is not None:
@@ -199,34 +216,75 @@ def _attempt_blocks(records: list[dict[str, Any]], statuses: list[str]) -> list[
             statuses.append(as_text(result.get("status")))
         blocks.append(attempt)
     if not any(isinstance(r.get("action"), dict) or isinstance(r.get("result"), dict) for r in records):
-        blocks.append({"kind": "no_action"})
+        ended = any(r.get("terminal_type") for r in records)
+        blocks.append({"kind": "no_action", "ended": ended})
     return blocks
 
 
-def _shots(records: list[dict[str, Any]], index: int, title: str, sources: dict[str, str]) -> list[Block]:
+def _acted_at(records: list[dict[str, Any]]) -> int | None:
+    """Index of the record that carried out this step's action (the last one with a result), if any."""
+    done = [i for i, r in enumerate(records) if isinstance(r.get("result"), dict)]
+    return done[-1] if done else None
+
+
+def _first_shot(records: list[dict[str, Any]]) -> dict[str, Any] | None:
+    return next((r for r in records if r.get("screenshot")), None)
+
+
+def shot_view(record: dict[str, Any], label: str, anchor: str, sources: dict[str, str]) -> Block:
+    """One labelled screenshot (or a note that its file is missing)."""
+    value = as_text(record.get("screenshot"))
+    src = sources.get(value)
+    if src is None:
+        return {"missing": short(value, 200), "label": label}
+    return {
+        "id": anchor,
+        "src": src,
+        "label": label,
+        "alt": f"{label} ({as_text(record.get('node')) or 'page'}, {short(record.get('url'), 120)})",
+        "caption": short(value, 120),
+    }
+
+
+def step_shots(step: _Step, following: _Step | None, index: int, sources: dict[str, str]) -> list[Block]:
+    """The page before the action and after it, labelled: a screenshot taken before the step's action is the
+    page before; one taken after it (in this step, else the next step's first look at the page) is the effect."""
+    records = step.records
+    acted = _acted_at(records)
     shots: list[Block] = []
     seen: set[str] = set()
-    for record in records:
-        value = record.get("screenshot")
-        if not value or as_text(value) in seen:
+    for position, record in enumerate(records):
+        value = as_text(record.get("screenshot"))
+        if not value or value in seen:
             continue
-        seen.add(as_text(value))
-        src = sources.get(as_text(value))
-        if src is None:
-            shots.append({"missing": short(value, 200)})
-            continue
-        shots.append(
-            {
-                "id": f"zoom-{index}-{len(seen)}",
-                "src": src,
-                "alt": f"Screenshot of {title.lower()} ({as_text(record.get('node')) or 'page'})",
-                "caption": short(value, 120),
-            }
-        )
+        seen.add(value)
+        label = "Page before the action" if acted is None or position <= acted else "After the action"
+        if acted is None:
+            label = "Page"
+        shots.append(shot_view(record, label, f"zoom-{index}-{len(seen)}", sources))
+    if acted is not None and not any(s["label"] == "After the action" for s in shots) and following:
+        after = _first_shot(following.records[: _acted_at(following.records) or None])
+        if after is not None:
+            shots.append(shot_view(after, "After the action", f"zoom-{index}-after", sources))
     return shots
 
 
-def step_view(step: _Step, index: int, sources: dict[str, str]) -> Block:
+def pages_view(records: list[dict[str, Any]]) -> Block | None:
+    """The page the step started on and, when it acted, where the action left it and what it changed."""
+    urls = [as_text(r.get("url")) for r in records if r.get("url")]
+    if not urls:
+        return None
+    acted = _acted_at(records)
+    block: Block = {"kind": "pages", "before": link(urls[0]), "after": None, "effect": ""}
+    if acted is not None:
+        result = as_dict(records[acted].get("result"))
+        block["before"] = link(as_text(result.get("url_before")) or urls[0])
+        block["after"] = link(as_text(result.get("url_after")) or as_text(records[acted].get("url")))
+        block["effect"] = short(as_dict(result.get("effect")).get("summary"), 300)
+    return block
+
+
+def step_view(step: _Step, index: int, sources: dict[str, str], following: _Step | None = None) -> Block:
     """One step of the timeline: its blocks in record order, its screenshots and its overall status."""
     records = step.records
     title = f"Step {step.key}" if step.key is not None else "Unnumbered records"
@@ -240,17 +298,18 @@ def step_view(step: _Step, index: int, sources: dict[str, str]) -> Block:
         blocks.append({"kind": "plan", "entries": [short(p, 500) for p in plan_steps]})
     statuses: list[str] = []
     blocks += _attempt_blocks(records, statuses)
-    urls = [as_text(r.get("url")) for r in records if r.get("url")]
-    if urls:
-        blocks.append({"kind": "page", "link": link(urls[-1])})
-    endings: set[tuple[str, str]] = set()
+    pages = pages_view(records)
+    if pages is not None:
+        blocks.append(pages)
+    endings: list[tuple[str, str]] = []
     for record in records:
         if record.get("note"):
             blocks.append(note_view(as_text(record.get("node")) or "note", as_text(record.get("note"))))
         ending = (as_text(record.get("terminal_type")), as_text(record.get("terminal_reason")))
         if any(ending) and ending not in endings:
-            endings.add(ending)
-            blocks.append({"kind": "terminal", "badge": badge(ending[0]), "reason": ending[1]})
+            endings.append(ending)
+    # the ending comes after everything the step recorded (the notes of the nodes that ended the run too)
+    blocks += [{"kind": "terminal", "badge": badge(kind), "reason": reason} for kind, reason in endings]
     timings = []
     for record in records:
         ms = num(record.get("node_ms"))
@@ -263,7 +322,7 @@ def step_view(step: _Step, index: int, sources: dict[str, str]) -> Block:
         "css": "failure" if "failure" in statuses else ("success" if statuses else "none"),
         "status": statuses[-1] if statuses and statuses[-1] else "",
         "blocks": blocks,
-        "shots": _shots(records, index, title, sources),
+        "shots": step_shots(step, following, index, sources),
     }
 
 
@@ -361,10 +420,14 @@ def report_view(run_dir: Path, embed_limit_bytes: int) -> Block:
     """Everything the template needs for one run directory."""
     loaded = load_run(run_dir)
     sources = image_sources(run_dir, loaded.records, embed_limit_bytes)
+    groups = group_steps(loaded.records)
     return {
         "header": header_view(run_dir, loaded),
         "proof": proof_view(loaded.result or {}),
-        "steps": [step_view(step, i, sources) for i, step in enumerate(group_steps(loaded.records))],
+        "steps": [
+            step_view(step, i, sources, groups[i + 1] if i + 1 < len(groups) else None)
+            for i, step in enumerate(groups)
+        ],
         "raw_rows": raw_rows(loaded.records),
         "record_count": len(loaded.records),
         "generated": _dt.datetime.now(tz=_dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC"),

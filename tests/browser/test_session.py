@@ -6,17 +6,14 @@ import asyncio
 import os
 import re
 import signal
-import subprocess
-import tempfile
 import time
 from pathlib import Path
 
 import pytest
 
 from agent.browser import registry
-from agent.browser.launch import CHROMIUM_FLAGS, resolve_executable
 from agent.browser.session import BrowserClosedError, BrowserSession, safe_filename
-from tests.browser.helpers import act, find, open_and_find, open_page
+from tests.browser.helpers import act, debuggable_chromium, find, open_and_find, open_page
 from tests.conftest import browser_test_options
 
 
@@ -233,26 +230,8 @@ def _browser_pids(profile: Path) -> list[int]:
 
 async def test_attach_over_cdp(site, tmp_path) -> None:
     """Launch a Chromium ourselves with a DevTools port on loopback and attach to it."""
-    profile = tempfile.mkdtemp(prefix="wayfinder-cdp-")
-    env = dict(os.environ, HOME=profile)
-    proc = subprocess.Popen(
-        [
-            resolve_executable(),
-            *CHROMIUM_FLAGS,
-            "--headless",
-            "--remote-debugging-address=127.0.0.1",
-            "--remote-debugging-port=0",
-            f"--user-data-dir={profile}",
-            "about:blank",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env=env,
-    )
-    try:
-        endpoint = await asyncio.wait_for(asyncio.to_thread(_devtools_endpoint, proc), 20)
-        port = re.search(r":(\d+)/", endpoint).group(1)
-        options = browser_test_options(site, cdp_url=f"http://127.0.0.1:{port}")
+    with debuggable_chromium() as (cdp_url, proc):
+        options = browser_test_options(site, cdp_url=cdp_url)
         attached = await BrowserSession.start(options, tmp_path)
         try:
             assert attached.attached and attached.tabs()
@@ -268,22 +247,6 @@ async def test_attach_over_cdp(site, tmp_path) -> None:
         finally:
             await attached.close()
         assert proc.poll() is None, "closing an attached session must not kill the user's browser"
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        subprocess.run(["rm", "-rf", profile], check=False)
-
-
-def _devtools_endpoint(proc: subprocess.Popen) -> str:
-    assert proc.stderr is not None
-    for raw in proc.stderr:
-        line = raw.decode(errors="replace")
-        if "DevTools listening on" in line:
-            return line.split("DevTools listening on", 1)[1].strip()
-    raise AssertionError("Chromium printed no DevTools endpoint")
 
 
 async def test_registry_and_a_browser_killed_underneath(site, tmp_path) -> None:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 
+import pytest
 from rich.console import Console
 
 from agent.display import (
@@ -17,6 +19,7 @@ from agent.display import (
     wants_plain,
 )
 from tests.durability.terminal import strip_ansi
+from tests.support.factories import offline_context
 
 STEP = {
     "event": "step",
@@ -181,3 +184,58 @@ def test_rich_display_pauses_for_a_question():
     text = strip_ansi(out.getvalue())
     assert "a goal" in text and "r9" in text and "? a question" in text
     assert text.rstrip().endswith("127.0.0.1:8000/shop.html")  # the final frame (the table) is left on screen
+
+
+# --- a real run's events at 80 and 160 columns -------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def demo_run_events(tmp_path_factory) -> list[dict]:
+    """The custom stream events of a real offline run on the demo store (log in, read the last order)."""
+    from agent.demo.server import DEMO_START_PATH, serve_demo
+    from agent.runner import run_goal
+
+    events: list[dict] = []
+    server = serve_demo()
+    try:
+        ctx = offline_context(
+            tmp_path_factory.mktemp("runs"), start_url=server.base_url + DEMO_START_PATH, max_steps=20
+        )
+        goal = "log in as demo with password wayfinder, then tell me the total of my last order"
+        result = asyncio.run(run_goal(goal, ctx, on_event=events.append))
+    finally:
+        server.stop()
+    assert result["terminal_type"] == "goal_satisfied", result
+    return events
+
+
+@pytest.mark.parametrize("width", [80, 160])
+def test_the_live_display_of_a_real_run_ends_true(demo_run_events, width):
+    console = Console(file=FakeTTY(), width=width, record=True, force_terminal=True, color_system=None)
+    display = ProgressDisplay(stream=FakeTTY(), plain=False, live_rows=2, console=console)
+    display.start("log in and read the last order", run_id="r1")
+    shown_steps, named = [], []
+    for event in demo_run_events:
+        display.on_event(event)
+        shown_steps.append(display.status.get("step") or 0)
+        named.append((event.get("event"), event.get("node"), display.status.get("node")))
+    display.stop()
+
+    assert shown_steps == sorted(shown_steps)  # the step number never goes back
+    # while a node runs, the status names it (not the node that finished before it)
+    assert ("running", "planner", "planner") in named and ("running", "execute", "execute") in named
+    steps = [e for e in demo_run_events if e.get("event") == "step"]
+    assert len(steps) > 2  # more than the live area shows
+
+    text = console.export_text()
+    final = text[text.rindex("end: ") :]  # the last frame: printed once the live area closed
+    lines = final.splitlines()
+    assert lines[0].startswith("end: goal_satisfied/answer_found")
+    assert "earlier step" not in final and "⠋" not in final
+    assert all(len(line) <= width for line in lines)
+    rows = [line for line in lines if line[:3].strip().isdigit()]
+    assert [int(line.split()[0]) for line in rows] == [e["step"] for e in steps]  # every step, numbers whole
+    for row, event in zip(rows, steps, strict=True):
+        assert row.split()[2:4] == [event["stage"], event["action"]]  # stage and action uncut
+        assert "ok" in row or "FAIL" in row
+    assert ("127.0.0.1" in final) == (width >= 160)  # the URL column only where it fits beside the rest

@@ -382,3 +382,21 @@ def test_traceback_note_collapses_and_ending_shown_once(tmp_path):
         '<details class="note"><summary><span class="label">planner</span> ImportError: &lt;boom&gt;' in text
     )
     assert text.count("Run ended:") == 1
+
+
+def test_a_password_typed_into_a_field_is_masked_even_when_the_typing_failed(tmp_path):
+    run_dir = tmp_path / "r"
+    action = {"action": "type", "element_id": 5, "args": {"text": "hunter22"}, "reasoning": "the PIN box"}
+    records = [
+        _record(1, "translate", 1, action=action, note='type textbox "PIN"', plan_step='Type "hunter22"'),
+        _record(
+            2,
+            "execute",
+            1,
+            action=action,
+            result=_result("type", 5, {"text": "hunter22"}, status="failure", message="hunter22 rejected"),
+        ),
+    ]
+    _write_run(run_dir, records, {"goal": "sign in with PIN hunter22", "terminal_type": "goal_failed"})
+    text = render_report(run_dir)
+    assert "hunter22" not in text and text.count("••••••") >= 5

@@ -186,6 +186,7 @@ NUMERIC_SETTINGS = {
     "stagnation_limit": (int, False),
     "viewport_width": (int, False),
     "viewport_height": (int, False),
+    "vision_image_size": (int, False),
     "action_timeout_s": (float, False),
     "navigation_timeout_s": (float, False),
     "max_elements": (int, False),
