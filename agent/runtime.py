@@ -101,6 +101,43 @@ def release(run_id: str | None) -> None:
         _runtimes.pop(run_id, None)
 
 
+#: Run metadata keys the LangGraph API sets on every run it executes.
+SERVER_METADATA_KEYS = ("langgraph_host", "langgraph_api_url")
+
+
+def run_config() -> dict[str, Any]:
+    """The LangGraph config of the node running now ({} outside a graph run)."""
+    try:
+        from langgraph.config import get_config
+
+        return dict(get_config())
+    except Exception:  # noqa: BLE001 - outside a runnable context
+        return {}
+
+
+def served_by_langgraph_api(config: dict[str, Any] | None = None) -> bool:
+    """True when this run is executed by LangGraph Server (``langgraph dev``, Studio, a deployment)."""
+    metadata = (config if config is not None else run_config()).get("metadata") or {}
+    return any(metadata.get(key) for key in SERVER_METADATA_KEYS)
+
+
+def thread_probe() -> registry.StillWanted | None:
+    """Under LangGraph Server, a check that the run's thread still exists (deleting a thread deletes its
+    checkpoints), so a deleted thread's browser is closed; None elsewhere (the caller owns the lifetime)."""
+    config = run_config()
+    configurable = config.get("configurable") or {}
+    saver = configurable.get("__pregel_checkpointer")  # the checkpointer LangGraph runs this graph with
+    thread_id = configurable.get("thread_id")
+    if not served_by_langgraph_api(config) or saver is None or not thread_id:
+        return None
+    probe_config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
+
+    async def thread_exists() -> bool:
+        return await saver.aget_tuple(probe_config) is not None
+
+    return thread_exists
+
+
 def run_dir_of(state: dict[str, Any], ctx: Context) -> Path:
     return Path(state.get("run_dir") or Path(ctx.record_dir) / state["run_id"])
 
@@ -177,7 +214,13 @@ async def reopen_session(state: dict[str, Any], ctx: Context) -> tuple[Any, list
     from agent.util.secrets import revealed_fields
 
     run_dir = run_dir_of(state, ctx)
-    session = await registry.open(state["run_id"], ctx.browser_options(run_dir), run_dir)
+    session = await registry.open(
+        state["run_id"],
+        ctx.browser_options(run_dir),
+        run_dir,
+        idle_timeout_s=ctx.browser_idle_timeout_s,
+        still_wanted=thread_probe(),
+    )
     await apply_network_policy(session, ctx, state.get("start_url") or ctx.start_url)
     url = page_to_reopen(state)
     if not url or url == "about:blank":

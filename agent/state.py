@@ -67,6 +67,8 @@ class AgentState(TypedDict, total=False):
     task_mode: str  # find | browse | answer | download
     started_at: float  # epoch seconds when the run (or its resumption) started
     elapsed_before: float  # seconds spent before the latest resumption
+    settings: dict[str, Any]  # the run's settings (no API key): a call that sends none goes on with these
+    forked_from: dict[str, Any] | None  # {"run_id", "seq"} when this run is a fork of an earlier one
 
     # --- FSM ---------------------------------------------------------------------------------------
     stage: str  # orient | context | locate | verify | done
@@ -130,6 +132,8 @@ class AgentState(TypedDict, total=False):
     # --- model usage ----------------------------------------------------------------------------------
     usage: dict[str, Any]  # {"input_tokens", "output_tokens", "total_tokens", "calls", "cost_usd"}
     usage_by_node: dict[str, dict[str, Any]]
+
+    decision: dict[str, Any]  # what the latest node decided, in brief (the `updates` stream shows it)
 
     # --- records --------------------------------------------------------------------------------------
     seq: int  # trace records written so far (dedupes records on resume)

@@ -9,6 +9,7 @@ writes one trace record per node step and streams a custom event for CLIs and em
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 import traceback
 from collections.abc import Awaitable, Callable
@@ -18,11 +19,13 @@ from typing import Any
 from langgraph.errors import GraphBubbleUp
 from langgraph.runtime import Runtime as GraphRuntime
 
-from agent.config import context_from_any
+from agent.browser import registry
 from agent.context import Context
 from agent.dom.options import ObserveOptions
 from agent.llm.usage import add_usage
+from agent.nodes.threads import fallback_context, fork_update, run_context
 from agent.records import elapsed_seconds, recorder_for
+from agent.runtime import release as release_runtime
 from agent.safety import recorded_action
 from agent.state import AgentState
 from agent.terminals import NODE_ERROR, terminal_for
@@ -246,18 +249,28 @@ def graph_node(name: str) -> Callable[[NodeBody], Callable[..., Awaitable[dict[s
         async def node(state: AgentState, runtime: GraphRuntime[Context]) -> dict[str, Any]:
             _announce(name, state)
             started = time.perf_counter()
+            fork: dict[str, Any] = {}
             try:
-                ctx = context_from_any(runtime.context)
+                ctx = run_context(runtime.context, state)
             except Exception as exc:  # noqa: BLE001 - a bad context is a clean terminal, not a traceback
-                ctx = Context()
-                update = _crash_update(name, exc, kind="invalid_context")
+                ctx = fallback_context(state)
+                if name == "finalize" and state.get("terminal_type"):
+                    update = await body(state, ctx)  # the run already ended (at start): record that ending
+                else:
+                    update = _crash_update(name, exc, kind="invalid_context")
             else:
+                fork = await asyncio.to_thread(fork_update, name, state, ctx)
+                state = {**state, **fork}  # type: ignore[assignment]
+                registry.touch(state.get("run_id"))
                 try:
-                    update = await body(state, ctx)
+                    update = {**fork, **await body(state, ctx)}
                 except GraphBubbleUp:
                     raise  # interrupts and other control flow belong to LangGraph
+                except asyncio.CancelledError:
+                    await _release_on_cancel(state, ctx)
+                    raise
                 except Exception as exc:  # noqa: BLE001 - every crash becomes a recorded terminal
-                    update = _crash_update(name, exc)
+                    update = {**fork, **_crash_update(name, exc)}
             elapsed_ms = int((time.perf_counter() - started) * 1000)
             trace_extra = {key: update.pop(key) for key in TRACE_ONLY if key in update}
             await _record(name, state, ctx, update, trace_extra, elapsed_ms)
@@ -271,8 +284,19 @@ def graph_node(name: str) -> Callable[[NodeBody], Callable[..., Awaitable[dict[s
     return decorate
 
 
+async def _release_on_cancel(state: dict[str, Any], ctx: Context) -> None:
+    """A cancelled run (Studio's cancel, a stopped task) lets its browser go now, not when the server stops."""
+    run_id = state.get("run_id")
+    release_runtime(run_id)
+    if run_id and not ctx.keep_browser_open:
+        with contextlib.suppress(Exception):
+            await asyncio.shield(registry.close(run_id))
+
+
 def _crash_update(name: str, exc: BaseException, kind: str = NODE_ERROR) -> dict[str, Any]:
     summary = f"{name} failed: {type(exc).__name__}: {exc}"
+    if kind != NODE_ERROR:
+        summary = f"{name} failed: the run's settings cannot be used: {exc}"
     note = "".join(traceback.format_exception(exc))[-4000:] if kind == NODE_ERROR else summary
     return terminal(NODE_ERROR, summary[:500], _note=note)
 
