@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -41,6 +41,8 @@ _sessions: dict[str, _Entry] = {}
 _borrowed: set[str] = set()
 _locks: dict[tuple[str, int], asyncio.Lock] = {}
 _sweepers: dict[int, asyncio.Task] = {}
+#: Run ids with a graph node running now (see ``in_use``).
+_busy: dict[str, int] = {}
 
 
 def _current_loop() -> asyncio.AbstractEventLoop | None:
@@ -61,11 +63,20 @@ def get(run_id: str) -> BrowserSession | None:
     return entry.session
 
 
-def touch(run_id: str | None) -> None:
-    """Note that ``run_id``'s run is working (its browser is not idle)."""
-    entry = _sessions.get(run_id or "")
-    if entry is not None:
-        entry.last_used = time.monotonic()
+@contextlib.contextmanager
+def in_use(run_id: str | None) -> Iterator[None]:
+    """While this block runs, ``run_id``'s browser is busy: never idle, never closed by the sweeper."""
+    key = run_id or ""
+    _busy[key] = _busy.get(key, 0) + 1
+    try:
+        yield
+    finally:
+        _busy[key] -= 1
+        if not _busy[key]:
+            del _busy[key]
+        entry = _sessions.get(key)
+        if entry is not None:
+            entry.last_used = time.monotonic()
 
 
 async def open(  # noqa: A001
@@ -162,7 +173,9 @@ async def _sweep(loop: asyncio.AbstractEventLoop) -> None:
             await asyncio.sleep(min([SWEEP_INTERVAL_S, *(t / 2 for t in timeouts)]))
             now = time.monotonic()
             for run_id, entry in mine.items():
-                if _sessions.get(run_id) is entry and await _unwanted(entry, now):
+                if run_id in _busy or _sessions.get(run_id) is not entry:
+                    continue
+                if await _unwanted(entry, now) and run_id not in _busy:
                     await close(run_id)
     finally:
         _sweepers.pop(id(loop), None)

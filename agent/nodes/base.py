@@ -23,8 +23,10 @@ from agent.browser import registry
 from agent.context import Context
 from agent.dom.options import ObserveOptions
 from agent.llm.usage import add_usage
-from agent.nodes.threads import fallback_context, fork_update, run_context
+from agent.nodes.decisions import decision_of
+from agent.nodes.threads import fallback_context, fork_update, run_context, run_id_of
 from agent.records import elapsed_seconds, recorder_for
+from agent.runtime import full_observation, is_digest, store_observation
 from agent.runtime import release as release_runtime
 from agent.safety import recorded_action
 from agent.state import AgentState
@@ -260,10 +262,10 @@ def graph_node(name: str) -> Callable[[NodeBody], Callable[..., Awaitable[dict[s
                     update = _crash_update(name, exc, kind="invalid_context")
             else:
                 fork = await asyncio.to_thread(fork_update, name, state, ctx)
-                state = {**state, **fork}  # type: ignore[assignment]
-                registry.touch(state.get("run_id"))
+                state = await _with_full_observation({**state, **fork})  # type: ignore[assignment]
                 try:
-                    update = {**fork, **await body(state, ctx)}
+                    with registry.in_use(run_id_of(state, ctx)):
+                        update = {**fork, **await body(state, ctx)}
                 except GraphBubbleUp:
                     raise  # interrupts and other control flow belong to LangGraph
                 except asyncio.CancelledError:
@@ -274,6 +276,7 @@ def graph_node(name: str) -> Callable[[NodeBody], Callable[..., Awaitable[dict[s
             elapsed_ms = int((time.perf_counter() - started) * 1000)
             trace_extra = {key: update.pop(key) for key in TRACE_ONLY if key in update}
             await _record(name, state, ctx, update, trace_extra, elapsed_ms)
+            await _keep_observation_out_of_state(state, update)
             return update
 
         node.__name__ = name
@@ -284,9 +287,28 @@ def graph_node(name: str) -> Callable[[NodeBody], Callable[..., Awaitable[dict[s
     return decorate
 
 
+async def _with_full_observation(state: dict[str, Any]) -> dict[str, Any]:
+    """State holds a digest of the latest observation; the node body gets the full one."""
+    observation = state.get("observation")
+    if not is_digest(observation):
+        return state
+    return {**state, "observation": await full_observation(str(state.get("run_id")), observation)}
+
+
+async def _keep_observation_out_of_state(state: dict[str, Any], update: dict[str, Any]) -> None:
+    """A new observation goes to the run's records; state (and so every checkpoint) keeps its digest."""
+    observation = update.get("observation")
+    run_id = update.get("run_id") or state.get("run_id")
+    run_dir = update.get("run_dir") or state.get("run_dir")
+    if isinstance(observation, dict) and observation and not is_digest(observation) and run_id and run_dir:
+        update["observation"] = await store_observation(
+            str(run_id), Path(run_dir), int(update.get("seq", 0)), observation
+        )
+
+
 async def _release_on_cancel(state: dict[str, Any], ctx: Context) -> None:
     """A cancelled run (Studio's cancel, a stopped task) lets its browser go now, not when the server stops."""
-    run_id = state.get("run_id")
+    run_id = run_id_of(state, ctx)
     release_runtime(run_id)
     if run_id and not ctx.keep_browser_open:
         with contextlib.suppress(Exception):
@@ -315,6 +337,7 @@ async def _record(
     seq = int(state.get("seq", 0)) + 1
     update["seq"] = seq
     merged = {**state, **{k: v for k, v in update.items() if k != "history"}}
+    update["decision"] = decision_of(name, merged, str(extra.get("_note", "")))
     record = {
         "run_id": run_id,
         "seq": seq,

@@ -13,7 +13,7 @@ from agent.browser.launch import BrowserNotFoundError
 from agent.context import Context
 from agent.goals import goal_kind, task_mode, validate_goal
 from agent.nodes.base import graph_node, terminal
-from agent.nodes.threads import settings_snapshot, thread_run_id
+from agent.nodes.threads import run_id_of, settings_snapshot
 from agent.records import new_run_id, valid_run_id
 from agent.runtime import apply_network_policy, ensure_session
 from agent.state import HISTORY_RESET, AgentState
@@ -73,7 +73,7 @@ def _write_run_meta(run_dir: Path, meta: dict[str, Any]) -> None:
 @graph_node("start")
 async def start(state: AgentState, ctx: Context) -> dict[str, Any]:
     """Validate the goal and set everything the later nodes count on."""
-    run_id = state.get("run_id") or ctx.run_id or thread_run_id() or new_run_id()
+    run_id = run_id_of(state, ctx) or new_run_id()
     if not valid_run_id(run_id):
         run_id = new_run_id()
     run_dir = Path(ctx.record_dir) / run_id

@@ -107,9 +107,7 @@ def fork_update(node: str, state: dict[str, Any], ctx: Context) -> dict[str, Any
 
     Blocking file I/O: call it off the event loop.
     """
-    run_id = state.get("run_id")
-    if run_id is None and node == "start":
-        run_id = ctx.run_id or thread_run_id()
+    run_id = run_id_of(state, ctx)
     if not run_id or not valid_run_id(str(run_id)):
         return {}
     run_dir = Path(state.get("run_dir") or Path(ctx.record_dir) / str(run_id))
@@ -143,6 +141,11 @@ def _start_fork(run_dir: Path, fork_dir: Path, run_id: str, seq: int) -> None:
     meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.exists() else {}
     meta.update(run_id=fork_dir.name, forked_from={"run_id": run_id, "seq": seq})
     (fork_dir / "run.json").write_text(json.dumps(meta, indent=2), encoding="utf-8")
+
+
+def run_id_of(state: dict[str, Any], ctx: Context) -> str | None:
+    """The run's id: from state once ``start`` set it; before that, the one ``start`` will choose."""
+    return state.get("run_id") or ctx.run_id or thread_run_id()
 
 
 def thread_run_id() -> str | None:

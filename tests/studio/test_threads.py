@@ -65,7 +65,9 @@ async def test_approving_with_no_settings_runs_once_and_a_fork_acts_again_in_its
         assert site.deletions == 1
         assert state["values"].get("terminal_type") != "goal_satisfied"
         assert _interrupt_types(parts) == ["confirm"] and state["interrupts"]
-        forks = list(run_dir.parent.glob(f"{thread_id}.from-*"))  # the fork's records have a home of their own
+        forks = list(
+            run_dir.parent.glob(f"{thread_id}.from-*")
+        )  # the fork's records have a home of their own
         assert len(forks) == 1
         fork_dir = forks[0]
 
