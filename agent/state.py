@@ -55,6 +55,9 @@ class OutputState(TypedDict, total=False):
     steps: int
     usage: dict[str, Any]
     run_dir: str
+    #: What the latest node decided, in brief. An output key so that LangGraph Server's `updates` stream, which
+    #: shows only output keys, carries every node's decision.
+    decision: dict[str, Any]
 
 
 class AgentState(TypedDict, total=False):

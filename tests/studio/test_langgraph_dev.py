@@ -79,6 +79,23 @@ async def test_a_run_streams_step_events_and_ends_goal_satisfied(dev_server, sit
     }
     assert any("finalize" in u for u in updates(parts))
 
+    # Each node's `updates` chunk says what it decided, in a few hundred bytes (no page text, no element list).
+    decided: dict[str, list[dict]] = {}
+    for chunk in updates(parts):
+        for node, update in chunk.items():
+            assert isinstance(update, dict) and update.get("decision", {}).get("node") == node, (node, update)
+            assert len(json.dumps(update)) < 8000, (node, len(json.dumps(update)))
+            decided.setdefault(node, []).append(update["decision"])
+    observed = decided["observe"][0]
+    assert observed["url"].endswith("/login.html") and observed["title"] and observed["elements"] > 0
+    assert any(d["plan"] for d in decided["planner"])
+    typed = [d["action"] for d in decided["translate"] if d["action"]["action"] == "type"]
+    assert [t["args"]["text"] for t in typed] == ["alice", "********"]  # the password is masked
+    assert {d["risk"] for d in decided["safety"]} == {"low"}
+    assert decided["goal_check"][-1]["met"] == decided["goal_check"][-1]["parts"] > 0
+    assert all(isinstance(d["score"], float) for d in decided["progress"])
+    assert decided["finalize"][0]["terminal_type"] == "goal_satisfied"
+
     state = await client.threads.get_state(thread["thread_id"])
     values = state["values"]
     assert (values["terminal_type"], values["terminal_reason"]) == ("goal_satisfied", "action_verified")
