@@ -20,7 +20,7 @@ from typing_extensions import TypedDict
 from agent import build_graph
 
 REPO = Path(__file__).resolve().parents[2]
-EXAMPLES = sorted((REPO / "examples").glob("*.py"))
+EXAMPLES = sorted(p for p in (REPO / "examples").glob("*.py") if not p.name.startswith("_"))
 DOC = REPO / "docs" / "EMBEDDING.md"
 INCLUDE = re.compile(r"<!-- example: (\S+) [^\n]*-->\n```python\n(.*?)```\n", re.DOTALL)
 
