@@ -72,6 +72,7 @@ class AgentState(TypedDict, total=False):
     elapsed_before: float  # seconds spent before the latest resumption
     settings: dict[str, Any]  # the run's settings (no API key): a call that sends none goes on with these
     forked_from: dict[str, Any] | None  # {"run_id", "seq"} when this run is a fork of an earlier one
+    thread_id: str | None  # the LangGraph thread the run started on (a copied thread has another)
 
     # --- FSM ---------------------------------------------------------------------------------------
     stage: str  # orient | context | locate | verify | done

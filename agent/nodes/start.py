@@ -13,7 +13,7 @@ from agent.browser.launch import BrowserNotFoundError
 from agent.context import Context
 from agent.goals import goal_kind, task_mode, validate_goal
 from agent.nodes.base import graph_node, terminal
-from agent.nodes.threads import run_id_of, settings_snapshot
+from agent.nodes.threads import current_thread_id, run_id_of, settings_snapshot
 from agent.records import new_run_id, valid_run_id
 from agent.runtime import apply_network_policy, ensure_session
 from agent.state import HISTORY_RESET, AgentState
@@ -89,6 +89,7 @@ async def start(state: AgentState, ctx: Context) -> dict[str, Any]:
         "started_at": time.time(),
         "elapsed_before": 0.0,
         "settings": settings_snapshot(ctx),  # a later call with no settings goes on with these
+        "thread_id": current_thread_id(),  # a copy of the thread is told apart by its own thread id
     }
     problem = validate_goal(goal)
     start_url = state.get("start_url") or ctx.start_url

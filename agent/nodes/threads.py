@@ -11,6 +11,9 @@ into a ``Context`` with every field filled in, and mirrors the keys the caller a
 there (Studio shows the interrupt and its buttons), so ``interactive`` is on unless the caller turned it off.
 Outside the server (the CLI, ``run_goal``, an embedding app) settings are taken as passed.
 
+**Copies.** A run going on in a copy of its thread (``threads.copy``) records under the copy's thread id,
+starting from a copy of the original's records, so the two threads never share records or a browser.
+
 **Forks.** A run continued from an earlier checkpoint of its thread (Studio's "fork" and "re-run from here":
 ``update_state`` or a run with ``checkpoint_id``) finds its trace already going on past the step it is about
 to take. Its records then go to a directory of its own, ``<run_id>.from-<seq>`` (``-2``, ``-3`` ... for later
@@ -103,7 +106,8 @@ def _goes_past(run_id: str, run_dir: Path, seq: int, node: str) -> bool:
 
 
 def fork_update(node: str, state: dict[str, Any], ctx: Context) -> dict[str, Any]:
-    """State keys that move a run replaying its thread's history to records of its own ({} when it is not).
+    """State keys that move a run replaying its thread's history, or going on in a copy of its thread, to
+    records of its own ({} when it is neither).
 
     Blocking file I/O: call it off the event loop.
     """
@@ -112,23 +116,46 @@ def fork_update(node: str, state: dict[str, Any], ctx: Context) -> dict[str, Any
         return {}
     run_dir = Path(state.get("run_dir") or Path(ctx.record_dir) / str(run_id))
     seq = int(state.get("seq", 0))
-    if not _goes_past(str(run_id), run_dir, seq, node):
-        return {}
+    thread = current_thread_id()
+    copied = bool(state.get("thread_id")) and bool(thread) and thread != state.get("thread_id")
+    fork_id = _copy_run_id(run_dir, str(run_id), seq, node) if copied else None
+    if fork_id is None:
+        if not _goes_past(str(run_id), run_dir, seq, node):
+            return {"thread_id": thread} if copied else {}
+        fork_id = _fork_run_id(run_dir, str(run_id), seq, node)
+    return {
+        "run_id": fork_id,
+        "run_dir": str(run_dir.parent / fork_id),
+        "forked_from": {"run_id": str(run_id), "seq": seq},
+        "confirmation": None,  # an approval given in the original run does not carry over
+        **({"thread_id": thread} if thread else {}),
+    }
+
+
+def _copy_run_id(run_dir: Path, run_id: str, seq: int, node: str) -> str | None:
+    """A run going on in a copied thread records under the copy's own run id (None if that is taken)."""
+    copy_id = thread_run_id()
+    if not copy_id or not valid_run_id(copy_id):
+        return None
+    copy_dir = run_dir.parent / copy_id
+    if not (copy_dir / "trace.jsonl").exists():
+        _start_fork(run_dir, copy_dir, run_id, seq)
+        return copy_id
+    return None if _goes_past(copy_id, copy_dir, seq, node) else copy_id
+
+
+def _fork_run_id(run_dir: Path, run_id: str, seq: int, node: str) -> str:
+    """``<run_id>.from-<seq>`` (``-2``, ``-3`` ... for later forks from the same step), created if new."""
     base = f"{run_id}.from-{seq}"
     for n in range(1, 1000):
         fork_id = base if n == 1 else f"{base}-{n}"
         fork_dir = run_dir.parent / fork_id
         if not (fork_dir / "trace.jsonl").exists():
-            _start_fork(run_dir, fork_dir, str(run_id), seq)
-            break
+            _start_fork(run_dir, fork_dir, run_id, seq)
+            return fork_id
         if not _goes_past(fork_id, fork_dir, seq, node):
-            break  # this fork's own earlier call (e.g. before an interrupt): go on in it
-    return {
-        "run_id": fork_id,
-        "run_dir": str(fork_dir),
-        "forked_from": {"run_id": str(run_id), "seq": seq},
-        "confirmation": None,  # an approval given in the original run does not carry over
-    }
+            return fork_id  # this fork's own earlier call (e.g. before an interrupt): go on in it
+    raise RuntimeError(f"too many forks of run {run_id} at step {seq}")
 
 
 def _start_fork(run_dir: Path, fork_dir: Path, run_id: str, seq: int) -> None:
@@ -146,6 +173,12 @@ def _start_fork(run_dir: Path, fork_dir: Path, run_id: str, seq: int) -> None:
 def run_id_of(state: dict[str, Any], ctx: Context) -> str | None:
     """The run's id: from state once ``start`` set it; before that, the one ``start`` will choose."""
     return state.get("run_id") or ctx.run_id or thread_run_id()
+
+
+def current_thread_id() -> str | None:
+    """The LangGraph thread this call runs on (None outside a threaded run)."""
+    thread_id = (run_config().get("configurable") or {}).get("thread_id")
+    return str(thread_id) if thread_id else None
 
 
 def thread_run_id() -> str | None:

@@ -43,6 +43,9 @@ async def test_approving_with_no_settings_runs_once_and_a_fork_acts_again_in_its
         )
         assert _interrupt_types(parts) == ["confirm"]
         assert site.deletions == 0
+        copy_id = (await client.threads.copy(thread_id))[
+            "thread_id"
+        ]  # a copy of the paused thread, for later
 
         # Approve with no settings at all, as Studio's "continue" does: the run goes on with its own settings.
         parts = await stream_run(client, thread_id, command=Command(resume={"decision": "approve"}))
@@ -79,7 +82,18 @@ async def test_approving_with_no_settings_runs_once_and_a_fork_acts_again_in_its
         assert "Account deleted (1)" in values["final_answer"]  # what the fork's own (new) page showed
         assert (fork_dir / "result.json").is_file()
         assert {name: (run_dir / name).read_bytes() for name in original} == original  # untouched
-        await client.threads.delete(thread_id)
+
+        # The copy, approved with no settings, acts in records (and a browser) of its own.
+        parts = await stream_run(client, copy_id, command=Command(resume={"decision": "approve"}))
+        values = (await client.threads.get_state(copy_id))["values"]
+        assert site.deletions == 3
+        assert (values["terminal_type"], values["run_dir"]) == (
+            "goal_satisfied",
+            str(run_dir.parent / copy_id),
+        )
+        assert {name: (run_dir / name).read_bytes() for name in original} == original
+        for thread in (thread_id, copy_id):
+            await client.threads.delete(thread)
     no_blocking_errors(dev_server)
 
 
