@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent.dom.lookup import describe_element, element_by_id
+from agent.util.elements import describe_element, element_by_id
 
 MASK = "********"
 
