@@ -291,8 +291,8 @@ async def execute(state: AgentState, ctx: Context) -> dict[str, Any]:
     if state.get("action_risk") == "high" and not state.get("confirmation"):
         # A fork reached a risky action approved only in the run it was forked from: ask again in this run.
         approval = decide(state, ctx)
-        if approval.get("terminal_type"):
-            return approval
+        if approval.get("confirmation") not in ("approved", "edited", "auto"):
+            return approval  # denied: the run ends, or the refusal is a failed step to re-plan from
         state = {**state, **approval}  # type: ignore[assignment]
     action = state.get("proposed_action") or {}
     observation = state.get("observation") or {}
