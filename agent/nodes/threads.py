@@ -41,9 +41,10 @@ _FIELDS = frozenset(f.name for f in fields(Context))
 
 
 def settings_snapshot(ctx: Context) -> dict[str, Any]:
-    """The settings stored with a run: plain values, never the API key."""
+    """The settings stored with a run: plain values, never the API key or the secrets."""
     data = asdict(ctx)
-    data.pop("api_key", None)
+    for secret in ("api_key", "secrets"):  # never in a checkpoint: a resume must send them again
+        data.pop(secret, None)
     return data
 
 
