@@ -128,6 +128,11 @@ class Context:
         False,
         "Leave the browser open when the run ends (embedding apps and tests close it via the registry).",
     )
+    browser_idle_timeout_s: float = _d(
+        600.0,
+        "Close a run's browser after this many seconds unused (a run paused at a question, a thread nobody "
+        "resumes); the run reopens one at the recorded URL when it goes on. 0 = never.",
+    )
     allowed_domains: list[str] = _d([], "If set, navigation is limited to these domains (and subdomains).")
     blocked_domains: list[str] = _d([], "Domains navigation may never reach.")
     upload_dirs: list[str] = _d(

@@ -8,6 +8,7 @@ on. The browser sessions are kept by :mod:`agent.browser.registry`; the runtimes
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Awaitable
 from dataclasses import dataclass
 from pathlib import Path
@@ -96,9 +97,47 @@ async def runtime_for(state: dict[str, Any], ctx: Context) -> Runtime:
 
 
 def release(run_id: str | None) -> None:
-    """Forget a finished run's Runtime (a resumed run builds a new one)."""
+    """Forget a finished run's Runtime and observation (a resumed run builds or reads them again)."""
     if run_id:
         _runtimes.pop(run_id, None)
+        _observations.pop(run_id, None)
+
+
+#: Run metadata keys the LangGraph API sets on every run it executes.
+SERVER_METADATA_KEYS = ("langgraph_host", "langgraph_api_url")
+
+
+def run_config() -> dict[str, Any]:
+    """The LangGraph config of the node running now ({} outside a graph run)."""
+    try:
+        from langgraph.config import get_config
+
+        return dict(get_config())
+    except Exception:  # noqa: BLE001 - outside a runnable context
+        return {}
+
+
+def served_by_langgraph_api(config: dict[str, Any] | None = None) -> bool:
+    """True when this run is executed by LangGraph Server (``langgraph dev``, Studio, a deployment)."""
+    metadata = (config if config is not None else run_config()).get("metadata") or {}
+    return any(metadata.get(key) for key in SERVER_METADATA_KEYS)
+
+
+def thread_probe() -> registry.StillWanted | None:
+    """Under LangGraph Server, a check that the run's thread still exists (deleting a thread deletes its
+    checkpoints), so a deleted thread's browser is closed; None elsewhere (the caller owns the lifetime)."""
+    config = run_config()
+    configurable = config.get("configurable") or {}
+    saver = configurable.get("__pregel_checkpointer")  # the checkpointer LangGraph runs this graph with
+    thread_id = configurable.get("thread_id")
+    if not served_by_langgraph_api(config) or saver is None or not thread_id:
+        return None
+    probe_config = {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
+
+    async def thread_exists() -> bool:
+        return await saver.aget_tuple(probe_config) is not None
+
+    return thread_exists
 
 
 def run_dir_of(state: dict[str, Any], ctx: Context) -> Path:
@@ -177,7 +216,13 @@ async def reopen_session(state: dict[str, Any], ctx: Context) -> tuple[Any, list
     from agent.util.secrets import revealed_fields
 
     run_dir = run_dir_of(state, ctx)
-    session = await registry.open(state["run_id"], ctx.browser_options(run_dir), run_dir)
+    session = await registry.open(
+        state["run_id"],
+        ctx.browser_options(run_dir),
+        run_dir,
+        idle_timeout_s=ctx.browser_idle_timeout_s,
+        still_wanted=thread_probe(),
+    )
     await apply_network_policy(session, ctx, state.get("start_url") or ctx.start_url)
     url = page_to_reopen(state)
     if not url or url == "about:blank":
@@ -205,3 +250,65 @@ async def reopen_session(state: dict[str, Any], ctx: Context) -> tuple[Any, list
         )
         lost.extend(await refill_fields(session.page, fields))
     return session, lost
+
+
+# ---------------------------------------------------------------------------------------------------------
+# observations: the full one in the run's records (and memory), a digest in state
+
+#: Observation keys kept in state: enough to follow the run and to compare pages, without the page's text.
+DIGEST_KEYS = (
+    "url",
+    "title",
+    "active_tab_id",
+    "omitted",
+    "chars",
+    "mapping_hash",
+    "candidate_hash",
+    "dom_hash",
+    "page_type",
+    "observe_ms",
+    "screenshot_path",
+    "document_id",
+)
+_observations: dict[str, tuple[str, dict[str, Any]]] = {}
+
+
+def _write_observation(path: Path, observation: dict[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(observation, ensure_ascii=True), encoding="utf-8")
+
+
+async def store_observation(
+    run_id: str, run_dir: Path, seq: int, observation: dict[str, Any]
+) -> dict[str, Any]:
+    """Keep a full observation in the run's records (``observations/obs-<seq>.json``) and in memory; return
+    the digest that stands for it in state (checkpoints stay small: no page text, no element list)."""
+    ref = f"obs-{seq:04d}"
+    path = run_dir / "observations" / f"{ref}.json"
+    await asyncio.to_thread(_write_observation, path, observation)
+    _observations[run_id] = (ref, observation)
+    return {
+        "ref": ref,
+        "file": str(path),
+        "elements_count": len(observation.get("elements") or []),
+        **{key: observation[key] for key in DIGEST_KEYS if key in observation},
+    }
+
+
+def is_digest(observation: Any) -> bool:
+    return isinstance(observation, dict) and "ref" in observation and "elements" not in observation
+
+
+async def full_observation(run_id: str, digest: dict[str, Any]) -> dict[str, Any]:
+    """The observation a digest stands for: from memory, else from the run's records (a resumed or forked
+    run); the digest alone when the file is gone."""
+    cached = _observations.get(run_id)
+    if cached is not None and cached[0] == digest.get("ref"):
+        return cached[1]
+    try:
+        text = await asyncio.to_thread(Path(str(digest.get("file"))).read_text, encoding="utf-8")
+        observation = json.loads(text)
+    except (OSError, ValueError):
+        return dict(digest)
+    _observations[run_id] = (str(digest.get("ref")), observation)
+    return observation

@@ -55,6 +55,9 @@ class OutputState(TypedDict, total=False):
     steps: int
     usage: dict[str, Any]
     run_dir: str
+    #: What the latest node decided, in brief. An output key so that LangGraph Server's `updates` stream, which
+    #: shows only output keys, carries every node's decision.
+    decision: dict[str, Any]
 
 
 class AgentState(TypedDict, total=False):
@@ -67,6 +70,9 @@ class AgentState(TypedDict, total=False):
     task_mode: str  # find | browse | answer | download
     started_at: float  # epoch seconds when the run (or its resumption) started
     elapsed_before: float  # seconds spent before the latest resumption
+    settings: dict[str, Any]  # the run's settings (no API key): a call that sends none goes on with these
+    forked_from: dict[str, Any] | None  # {"run_id", "seq"} when this run is a fork of an earlier one
+    thread_id: str | None  # the LangGraph thread the run started on (a copied thread has another)
 
     # --- FSM ---------------------------------------------------------------------------------------
     stage: str  # orient | context | locate | verify | done
@@ -130,6 +136,8 @@ class AgentState(TypedDict, total=False):
     # --- model usage ----------------------------------------------------------------------------------
     usage: dict[str, Any]  # {"input_tokens", "output_tokens", "total_tokens", "calls", "cost_usd"}
     usage_by_node: dict[str, dict[str, Any]]
+
+    decision: dict[str, Any]  # what the latest node decided, in brief (the `updates` stream shows it)
 
     # --- records --------------------------------------------------------------------------------------
     seq: int  # trace records written so far (dedupes records on resume)

@@ -9,6 +9,7 @@ writes one trace record per node step and streams a custom event for CLIs and em
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 import traceback
 from collections.abc import Awaitable, Callable
@@ -18,11 +19,15 @@ from typing import Any
 from langgraph.errors import GraphBubbleUp
 from langgraph.runtime import Runtime as GraphRuntime
 
-from agent.config import context_from_any
+from agent.browser import registry
 from agent.context import Context
 from agent.dom.options import ObserveOptions
 from agent.llm.usage import add_usage
+from agent.nodes.decisions import decision_of
+from agent.nodes.threads import fallback_context, fork_update, run_context, run_id_of
 from agent.records import elapsed_seconds, recorder_for
+from agent.runtime import full_observation, is_digest, store_observation
+from agent.runtime import release as release_runtime
 from agent.safety import recorded_action
 from agent.state import AgentState
 from agent.terminals import NODE_ERROR, terminal_for
@@ -246,21 +251,32 @@ def graph_node(name: str) -> Callable[[NodeBody], Callable[..., Awaitable[dict[s
         async def node(state: AgentState, runtime: GraphRuntime[Context]) -> dict[str, Any]:
             _announce(name, state)
             started = time.perf_counter()
+            fork: dict[str, Any] = {}
             try:
-                ctx = context_from_any(runtime.context)
+                ctx = run_context(runtime.context, state)
             except Exception as exc:  # noqa: BLE001 - a bad context is a clean terminal, not a traceback
-                ctx = Context()
-                update = _crash_update(name, exc, kind="invalid_context")
+                ctx = fallback_context(state)
+                if name == "finalize" and state.get("terminal_type"):
+                    update = await body(state, ctx)  # the run already ended (at start): record that ending
+                else:
+                    update = _crash_update(name, exc, kind="invalid_context")
             else:
+                fork = await asyncio.to_thread(fork_update, name, state, ctx)
+                state = await _with_full_observation({**state, **fork})  # type: ignore[assignment]
                 try:
-                    update = await body(state, ctx)
+                    with registry.in_use(run_id_of(state, ctx)):
+                        update = {**fork, **await body(state, ctx)}
                 except GraphBubbleUp:
                     raise  # interrupts and other control flow belong to LangGraph
+                except asyncio.CancelledError:
+                    await _release_on_cancel(state, ctx)
+                    raise
                 except Exception as exc:  # noqa: BLE001 - every crash becomes a recorded terminal
-                    update = _crash_update(name, exc)
+                    update = {**fork, **_crash_update(name, exc)}
             elapsed_ms = int((time.perf_counter() - started) * 1000)
             trace_extra = {key: update.pop(key) for key in TRACE_ONLY if key in update}
             await _record(name, state, ctx, update, trace_extra, elapsed_ms)
+            await _keep_observation_out_of_state(state, update)
             return update
 
         node.__name__ = name
@@ -271,8 +287,38 @@ def graph_node(name: str) -> Callable[[NodeBody], Callable[..., Awaitable[dict[s
     return decorate
 
 
+async def _with_full_observation(state: dict[str, Any]) -> dict[str, Any]:
+    """State holds a digest of the latest observation; the node body gets the full one."""
+    observation = state.get("observation")
+    if not is_digest(observation):
+        return state
+    return {**state, "observation": await full_observation(str(state.get("run_id")), observation)}
+
+
+async def _keep_observation_out_of_state(state: dict[str, Any], update: dict[str, Any]) -> None:
+    """A new observation goes to the run's records; state (and so every checkpoint) keeps its digest."""
+    observation = update.get("observation")
+    run_id = update.get("run_id") or state.get("run_id")
+    run_dir = update.get("run_dir") or state.get("run_dir")
+    if isinstance(observation, dict) and observation and not is_digest(observation) and run_id and run_dir:
+        update["observation"] = await store_observation(
+            str(run_id), Path(run_dir), int(update.get("seq", 0)), observation
+        )
+
+
+async def _release_on_cancel(state: dict[str, Any], ctx: Context) -> None:
+    """A cancelled run (Studio's cancel, a stopped task) lets its browser go now, not when the server stops."""
+    run_id = run_id_of(state, ctx)
+    release_runtime(run_id)
+    if run_id and not ctx.keep_browser_open:
+        with contextlib.suppress(Exception):
+            await asyncio.shield(registry.close(run_id))
+
+
 def _crash_update(name: str, exc: BaseException, kind: str = NODE_ERROR) -> dict[str, Any]:
     summary = f"{name} failed: {type(exc).__name__}: {exc}"
+    if kind != NODE_ERROR:
+        summary = f"{name} failed: the run's settings cannot be used: {exc}"
     note = "".join(traceback.format_exception(exc))[-4000:] if kind == NODE_ERROR else summary
     return terminal(NODE_ERROR, summary[:500], _note=note)
 
@@ -291,6 +337,7 @@ async def _record(
     seq = int(state.get("seq", 0)) + 1
     update["seq"] = seq
     merged = {**state, **{k: v for k, v in update.items() if k != "history"}}
+    update["decision"] = decision_of(name, merged, str(extra.get("_note", "")))
     record = {
         "run_id": run_id,
         "seq": seq,

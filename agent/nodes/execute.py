@@ -34,6 +34,7 @@ from agent.browser.actions import execute_action
 from agent.browser.effects import read_before, read_effect
 from agent.browser.refill import field_label, refill_fields
 from agent.context import Context
+from agent.nodes.approval import decide
 from agent.nodes.base import failed_result, graph_node, history_item, parse_decision, with_hint
 from agent.records import BROWSER_STATE_NAME, read_inflight, recorder_for, write_inflight
 from agent.runtime import document_of, ensure_session
@@ -286,6 +287,13 @@ def queue_after(
 
 @graph_node("execute")
 async def execute(state: AgentState, ctx: Context) -> dict[str, Any]:
+    approval: dict[str, Any] = {}
+    if state.get("action_risk") == "high" and not state.get("confirmation"):
+        # A fork reached a risky action approved only in the run it was forked from: ask again in this run.
+        approval = decide(state, ctx)
+        if approval.get("confirmation") not in ("approved", "edited", "auto"):
+            return approval  # denied: the run ends, or the refusal is a failed step to re-plan from
+        state = {**state, **approval}  # type: ignore[assignment]
     action = state.get("proposed_action") or {}
     observation = state.get("observation") or {}
     replayed = await asyncio.to_thread(recorded_result, state)  # reads the trace: off the event loop
@@ -333,6 +341,7 @@ async def execute(state: AgentState, ctx: Context) -> dict[str, Any]:
         item["field"] = field
     update: dict[str, Any] = {
         **({"resume_lost": [*(state.get("resume_lost") or []), *lost]} if lost else {}),
+        **{k: v for k, v in approval.items() if not k.startswith("_")},
         "steps": int(state.get("steps", 0)) + 1,
         "last_result": result,
         "history": [item],

@@ -4,7 +4,6 @@ the run's time budget: ``max_seconds`` counts from here, start-page load include
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import time
 from pathlib import Path
@@ -14,31 +13,12 @@ from agent.browser.launch import BrowserNotFoundError
 from agent.context import Context
 from agent.goals import goal_kind, task_mode, validate_goal
 from agent.nodes.base import graph_node, terminal
+from agent.nodes.threads import current_thread_id, run_id_of, settings_snapshot
 from agent.records import new_run_id, valid_run_id
 from agent.runtime import apply_network_policy, ensure_session
 from agent.state import HISTORY_RESET, AgentState
 from agent.terminals import BROWSER_ERROR, INVALID_GOAL, MAX_SECONDS, NAVIGATION_BLOCKED
 from agent.util.secrets import register_run
-
-
-def _thread_id() -> str | None:
-    """The LangGraph thread id; embedded as a subgraph, the thread id plus a tag of the parent's task.
-
-    One parent thread may run this graph several times (two nodes, a loop): each run needs its own id, or the
-    runs would share a record directory and the trace (which ``execute`` reads to avoid repeating an action
-    after a resume) of an earlier run. The parent's task namespace is stable across interrupts and resumes.
-    """
-    try:
-        from langgraph.config import get_config
-
-        configurable = get_config().get("configurable") or {}
-    except Exception:  # noqa: BLE001 - outside a runnable context
-        return None
-    thread_id = configurable.get("thread_id")
-    parent_ns = str(configurable.get("checkpoint_ns") or "").rpartition("|")[0]  # "" at the top level
-    if thread_id and parent_ns:
-        return f"{thread_id}.{hashlib.sha1(parent_ns.encode()).hexdigest()[:8]}"
-    return thread_id
 
 
 def initial_counters() -> dict[str, Any]:
@@ -93,7 +73,7 @@ def _write_run_meta(run_dir: Path, meta: dict[str, Any]) -> None:
 @graph_node("start")
 async def start(state: AgentState, ctx: Context) -> dict[str, Any]:
     """Validate the goal and set everything the later nodes count on."""
-    run_id = state.get("run_id") or ctx.run_id or _thread_id() or new_run_id()
+    run_id = run_id_of(state, ctx) or new_run_id()
     if not valid_run_id(run_id):
         run_id = new_run_id()
     run_dir = Path(ctx.record_dir) / run_id
@@ -108,6 +88,8 @@ async def start(state: AgentState, ctx: Context) -> dict[str, Any]:
         "run_dir": str(run_dir),
         "started_at": time.time(),
         "elapsed_before": 0.0,
+        "settings": settings_snapshot(ctx),  # a later call with no settings goes on with these
+        "thread_id": current_thread_id(),  # a copy of the thread is told apart by its own thread id
     }
     problem = validate_goal(goal)
     start_url = state.get("start_url") or ctx.start_url
@@ -118,6 +100,7 @@ async def start(state: AgentState, ctx: Context) -> dict[str, Any]:
         "planner": "openai" if ctx.uses_model else "rules",
         "model": ctx.model,
         "started_at": update["started_at"],
+        **({"forked_from": state["forked_from"]} if state.get("forked_from") else {}),
     }
     # File I/O off the event loop: `langgraph dev` raises BlockingError on blocking calls in async nodes.
     await asyncio.to_thread(_write_run_meta, run_dir, meta)

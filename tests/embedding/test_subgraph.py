@@ -1,8 +1,8 @@
 """Wayfinder embedded in another LangGraph app: as a subgraph node with shared keys, and from a wrapper node.
 
 The parent is an ordinary ``StateGraph`` with its own keys (``summary``), compiled with its own checkpointer;
-the Wayfinder graph is compiled without one (the parent's serves both). The code here is what
-docs/EMBEDDING.md shows.
+the Wayfinder graph is compiled without one (the parent's serves both). The parent apps are the ones under
+examples/, which docs/EMBEDDING.md includes.
 """
 
 from __future__ import annotations
@@ -13,69 +13,14 @@ import sys
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from langgraph.graph import END, START, StateGraph
-from langgraph.runtime import Runtime
 from langgraph.types import Command
-from typing_extensions import TypedDict
 
 from agent import Context, build_graph
 from agent.browser import registry
+from examples.subgraph_app import AppState, build_app  # the parent apps docs/EMBEDDING.md includes
+from examples.wrapper_node_interrupt import build_ticket_app
 from tests.embedding.site import account_site
 from tests.support.factories import offline_context
-
-
-# --- the parent app (docs/EMBEDDING.md, "As a subgraph") ---------------------------------------------------
-class AppState(TypedDict, total=False):
-    # shared with Wayfinder: its input keys ...
-    goal: str
-    start_url: str | None
-    # ... and the output keys the parent wants back
-    run_id: str
-    terminal_type: str | None
-    terminal_reason: str | None
-    final_answer: str | None
-    # the parent's own
-    summary: str
-
-
-def summarize(state: AppState) -> dict:
-    """The parent's next step, working from what the browser agent found."""
-    done = state.get("terminal_type") == "goal_satisfied"
-    outcome = "done" if done else f"failed ({state.get('terminal_reason')})"
-    return {"summary": f"{outcome}: {state.get('final_answer') or ''}"}
-
-
-def build_app(checkpointer):
-    builder = StateGraph(AppState, context_schema=Context)
-    builder.add_node("browse", build_graph())  # the compiled Wayfinder graph, no checkpointer of its own
-    builder.add_node("summarize", summarize)
-    builder.add_edge(START, "browse")
-    builder.add_edge("browse", "summarize")
-    builder.add_edge("summarize", END)
-    return builder.compile(checkpointer=checkpointer)
-
-
-# --- the parent app (docs/EMBEDDING.md, "From a wrapper node") ---------------------------------------------
-class TicketState(TypedDict, total=False):
-    task: str
-    page: str
-    outcome: str
-
-
-WAYFINDER = build_graph()
-
-
-async def browse_for_ticket(state: TicketState, runtime: Runtime[Context]) -> dict:
-    task = {"goal": state["task"], "start_url": state["page"]}
-    result = await WAYFINDER.ainvoke(task, context=runtime.context)  # or a Context of your own
-    return {"outcome": f"{result['terminal_type']}/{result['terminal_reason']}"}
-
-
-def build_ticket_app(checkpointer):
-    builder = StateGraph(TicketState, context_schema=Context)
-    builder.add_node("browse", browse_for_ticket)
-    builder.add_edge(START, "browse")
-    builder.add_edge("browse", END)
-    return builder.compile(checkpointer=checkpointer)
 
 
 # --- tests ---------------------------------------------------------------------------------------------------

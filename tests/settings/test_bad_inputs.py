@@ -189,6 +189,7 @@ NUMERIC_SETTINGS = {
     "vision_image_size": (int, False),
     "action_timeout_s": (float, False),
     "navigation_timeout_s": (float, False),
+    "browser_idle_timeout_s": (float, True),
     "max_elements": (int, False),
     "max_chars": (int, False),
 }
