@@ -52,7 +52,9 @@ async def test_a_model_told_by_the_page_to_open_loopback_is_stopped_by_the_guard
             complete(refusal_claim),
         ]
     )
-    ctx = model_context(fake_openai, tmp_path, site.url("good.test", ""), max_steps=4)
+    # risky actions approved: the safety gate (which holds a navigation to a host nothing names) lets it
+    # through, so what stops the request is the network guard alone
+    ctx = model_context(fake_openai, tmp_path, site.url("good.test", ""), max_steps=4, confirm_policy="auto")
     result = await run_goal("What is the status of my order?", ctx, start_url=start, session=guarded)
     await quiet()
     assert listener.connections == []
@@ -68,7 +70,7 @@ async def test_an_offline_run_sent_to_loopback_ends_navigation_blocked(
     guarded, site: Site, listener: Listener, tmp_path, spelling: str
 ) -> None:
     target = spelling.format(port=listener.port)
-    ctx = offline_context(tmp_path / "runs", max_steps=4)
+    ctx = offline_context(tmp_path / "runs", max_steps=4, confirm_policy="auto")  # the guard alone stops it
     result = await run_goal(
         f"go to {target} then tell me the heading", ctx, start_url=site.url("good.test"), session=guarded
     )
