@@ -177,8 +177,7 @@ def test_the_cli_says_not_verified_and_prints_no_answer(capsys):
 
 def test_a_refusal_worded_without_error_words_is_still_an_error():
     """'doesn't look right ... nothing was saved' is a rejection, in the page effects and in the page reading."""
-    from agent.dom.text import ERROR_MESSAGE
-    from agent.util.page_errors import is_error_message
+    from agent.util.page_errors import ERROR_MESSAGE, is_error_message
 
     refusal = "Hmm, that address doesn't look right. Nothing was saved."
     assert is_error_message(refusal) and ERROR_MESSAGE.search(refusal)
