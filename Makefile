@@ -30,9 +30,13 @@ $(STAMP): pyproject.toml
 browser: $(STAMP)
 	$(PY) -m agent.browser.provision
 
+# Two pytest workers (each with its own browser): the suite spends much of its time waiting on Chromium and on
+# CLI subprocesses, so two streams fit two cores. `make test TEST_WORKERS=0` runs it in one process.
+TEST_WORKERS ?= 2
+
 test: setup
 	$(PY) -m ruff check agent tests
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(TEST_WORKERS)
 
 $(MODEL_STAMP):
 	$(PYTHON) -m venv $(MODEL_VENV)
