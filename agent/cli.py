@@ -48,7 +48,7 @@ from agent.cli_settings import (  # noqa: F401 - context_from_args is part of th
     stdin_is_tty,
 )
 from agent.config import ConfigError, load_context, load_settings
-from agent.settings_checks import check_browser_executable
+from agent.settings_checks import check_browser_executable, check_cdp_endpoint
 from agent.settings_rules import validate_setting
 
 #: The run the current command drives (for the "how to resume" hint after Ctrl-C / SIGTERM).
@@ -89,6 +89,7 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-steps", help="most browser actions the run may take (>= 1)")
     p.add_argument("--max-seconds", help="wall-clock budget in seconds (> 0)")
     p.add_argument("--headed", action="store_true", help="show the browser window")
+    _add_cdp_option(p)
     _add_safety_options(p)
     p.add_argument(
         "--no-input", action="store_true", help="never prompt (confirm denies, ask_user stops the run)"
@@ -105,6 +106,14 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
         "--allow-local",
         action="store_true",
         help="let the browser reach loopback, private, link-local and cloud metadata addresses",
+    )
+
+
+def _add_cdp_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--cdp-url",
+        metavar="URL",
+        help="drive a running browser (its DevTools http(s):// or ws(s):// URL) in a context of its own",
     )
 
 
@@ -152,6 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-input", action="store_true", help="never prompt (confirm denies, ask_user stops the run)"
     )
     res.add_argument("--headed", action="store_true", help="show the browser window")
+    _add_cdp_option(res)
 
     runs = sub.add_parser("runs", help="list recent runs and how they ended")
     runs.add_argument("--record-dir", default=None)
@@ -257,7 +267,11 @@ async def cmd_resume(args: argparse.Namespace) -> int:
     )
     if args.headed:
         overrides["headless"] = False
-    _track(args.run_id, record_dir, args.json, attached=bool(load_context().cdp_url))
+    if args.cdp_url:
+        overrides["cdp_url"] = validate_setting("cdp_url", args.cdp_url, "flag --cdp-url")
+        check_cdp_endpoint(overrides["cdp_url"], "flag --cdp-url")
+    attached = bool(overrides.get("cdp_url") or load_context().cdp_url)
+    _track(args.run_id, record_dir, args.json, attached=attached)
     display = make_display(args.plain, args.json)
     auto_approve = overrides.get("confirm_policy") == "auto"
     prompter = TerminalPrompter(display, auto_approve=auto_approve) if interactive else None

@@ -41,6 +41,7 @@ FLAG_OF_SETTING = {
     "allowed_domains": "--allowed-domains",
     "blocked_domains": "--blocked-domains",
     "allow_local": "--allow-local",
+    "cdp_url": "--cdp-url",
 }
 
 
@@ -64,6 +65,7 @@ def settings_from_args(args: argparse.Namespace, **fixed: Any) -> LoadedSettings
         "allowed_domains": getattr(args, "allowed_domains", None),
         "blocked_domains": getattr(args, "blocked_domains", None),
         "allow_local": True if getattr(args, "allow_local", False) else None,
+        "cdp_url": getattr(args, "cdp_url", None),
     }
     if getattr(args, "headed", False):
         overrides["headless"] = False

@@ -56,9 +56,10 @@ async def find(session: Any, name: str, *, role: str | None = None) -> dict[str,
 
 
 @contextlib.contextmanager
-def debuggable_chromium(*urls: str) -> Iterator[tuple[str, subprocess.Popen]]:
-    """A headless Chromium of "the user's", with a DevTools port on loopback and ``urls`` open in its tabs:
-    yields (the http:// CDP URL, the process); stopped and its profile removed afterwards."""
+def debuggable_chromium(*urls: str, args: tuple[str, ...] = ()) -> Iterator[tuple[str, subprocess.Popen]]:
+    """A headless Chromium of "the user's", with a DevTools port on loopback, ``args`` on its command line and
+    ``urls`` open in its tabs: yields (the http:// CDP URL, the process); stopped and its profile removed
+    afterwards."""
     profile = tempfile.mkdtemp(prefix="wayfinder-cdp-")
     proc = subprocess.Popen(
         [
@@ -68,6 +69,7 @@ def debuggable_chromium(*urls: str) -> Iterator[tuple[str, subprocess.Popen]]:
             "--remote-debugging-address=127.0.0.1",
             "--remote-debugging-port=0",
             f"--user-data-dir={profile}",
+            *args,
             *(urls or ("about:blank",)),
         ],
         stdout=subprocess.DEVNULL,
