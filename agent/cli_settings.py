@@ -45,8 +45,8 @@ FLAG_OF_SETTING = {
 }
 
 
-def settings_from_args(args: argparse.Namespace, **fixed: Any) -> LoadedSettings:
-    """The validated settings of a command: its flags over env over ``--config`` over the defaults.
+def flag_overrides(args: argparse.Namespace, **fixed: Any) -> tuple[dict[str, Any], dict[str, str]]:
+    """The settings a command's flags set (unvalidated) and the source each is named by in errors.
 
     ``fixed`` are values the command itself imposes (the demo's planner), named as "command line".
     """
@@ -81,6 +81,12 @@ def settings_from_args(args: argparse.Namespace, **fixed: Any) -> LoadedSettings
         if overrides.get(key) is None:
             overrides[key] = value
             sources[key] = "command line"
+    return overrides, sources
+
+
+def settings_from_args(args: argparse.Namespace, **fixed: Any) -> LoadedSettings:
+    """The validated settings of a command: its flags over env over ``--config`` over the defaults."""
+    overrides, sources = flag_overrides(args, **fixed)
     settings = load_settings(
         config_file=getattr(args, "config", None), overrides=overrides, override_sources=sources
     )
