@@ -16,7 +16,7 @@ import sys
 import time
 from typing import Any, TextIO
 
-from agent.display import STATUS_MARKS, TERMINAL_STYLES, _escape, format_elapsed, wants_plain
+from agent.display import STATUS_MARKS, TERMINAL_STYLES, _escape, format_elapsed, start_live, wants_plain
 from agent.terminals import GOAL_SATISFIED
 
 #: Widest goal and answer cells.
@@ -65,27 +65,19 @@ class BatchDisplay:
             print(head, file=self.stream, flush=True)
             return
         from rich.console import Console
-        from rich.live import Live
 
         if self._console is None:
             self._console = Console(file=self.stream, highlight=False)
         self._console.print(_escape(head))
-        self._live = Live(
-            console=self._console,
-            refresh_per_second=8,
-            transient=True,
-            vertical_overflow="ellipsis",
-            get_renderable=self._renderable,
-            redirect_stdout=False,
-        )
-        self._live.start()
+        self._live = start_live(self._console, self._renderable)
 
     def stop(self) -> None:
         """Clear the live area and print the final, still line: the true counts, no spinner."""
-        if self._live is not None:
-            self._live.stop()
-            self._live = None
-            self._console.print(self._bar(final=True))
+        live, self._live = self._live, None
+        if live is None:
+            return  # plain lines: each task already said how it ended
+        live.stop()
+        self._console.print(self._bar(final=True))
 
     # --- events -------------------------------------------------------------------------------------
 

@@ -51,17 +51,10 @@ async def test_a_run_paused_in_postgres_resumes_from_another_connection(postgres
             async with saver_type.from_conn_string(postgres_uri) as saver:
                 await saver.setup()  # creates the checkpoint tables (the server does this itself)
                 graph = build_graph(checkpointer=saver)
-                parts = [
-                    part
-                    async for part in graph.astream(
-                        {"goal": "click Delete account", "start_url": site.url},
-                        config,
-                        context=ctx,
-                        stream_mode="updates",
-                    )
-                ]
-                asked = [p["__interrupt__"][0].value for p in parts if "__interrupt__" in p]
-                assert len(asked) == 1 and asked[0]["type"] == "confirm", parts
+                goal = {"goal": "click Delete account", "start_url": site.url}
+                paused_at = await graph.ainvoke(goal, config, context=ctx)
+                asked = [item.value for item in paused_at.get("__interrupt__", [])]
+                assert len(asked) == 1 and asked[0]["type"] == "confirm", paused_at
                 assert "Delete account" in asked[0]["target"] and site.deletions == 0
             await registry.close("pg-thread-1")  # the worker that ran it is gone, and so is its browser
 
