@@ -149,3 +149,41 @@ def test_a_batch_that_cannot_start_is_one_line_and_exit_2(tmp_path):
         assert code == 2 and len(lines) == 1 and lines[0].startswith("error: ") and why in lines[0], lines
     code, lines = _main("batch", str(empty), "--concurrency", "0")
     assert code == 2 and "must be at least 1" in lines[-1]
+
+
+def test_each_bad_line_and_a_crashing_task_fail_alone_with_one_line_each(tmp_path, capsys):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "boom").write_text("a file where the task's record directory should go", encoding="utf-8")
+    page = "http://127.0.0.1:9/never-opened"
+    lines = [
+        {"id": "boom", "goal": "click Alpha", "start_url": page},  # crashes: its run directory is a file
+        {"id": "no-goal", "start_url": page},
+        {"id": "bad-url", "goal": "click Alpha", "start_url": "not a url"},
+        {"id": "bad id!", "goal": "click Alpha"},
+        {"id": "boom", "goal": "click Alpha"},
+        {"id": "mine", "goal": "click Alpha", "record_dir": "/tmp"},
+        {"id": "typo", "goal": "click Alpha", "max_stepz": 3},
+        ["not", "an", "object"],
+    ]
+    tasks = tmp_path / "tasks.jsonl"
+    tasks.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
+    code, err = _main("batch", str(tasks), "--out", str(out), "--json")
+    assert code == 1, err
+    summary = json.loads(capsys.readouterr().out)
+    why = {t["id"]: (t["status"], t["error"]) for t in summary["tasks"]}
+    assert why["boom"][0] == "error" and "Error" in why["boom"][1]
+    assert why["no-goal"] == ("invalid", 'no "goal"')
+    assert (
+        why["bad-url"][0] == "invalid"
+        and "setting 'start_url' from task bad-url (line 3)" in why["bad-url"][1]
+    )
+    assert why["line-4"] == ("invalid", "id 'bad id!' is not valid (letters, digits, '.', '_', '-'; no '..')")
+    assert why["line-5"] == ("invalid", "id 'boom' is used by an earlier line")
+    assert why["mine"] == ("invalid", "sets record_dir, which the batch decides for every task")
+    assert why["typo"][0] == "invalid" and "unknown setting 'max_stepz'" in why["typo"][1]
+    assert why["line-8"] == ("invalid", "line 8 is not a JSON object")
+    assert summary["counts"] == {
+        "total": 8, "satisfied": 0, "not_satisfied": 0, "invalid": 7, "error": 1, "unfinished": 0
+    }  # fmt: skip
+    assert "Traceback" not in "\n".join(err)
