@@ -156,15 +156,21 @@ class BatchDisplay:
         # Not a terminal (a log, a pipe): wide enough that each task stays on one line.
         console = Console(file=sys.stdout, highlight=False, width=None if sys.stdout.isatty() else 200)
         table = Table(title=None, show_lines=False, expand=False)
-        for name, kwargs in (
-            ("ID", {"no_wrap": True}),
-            ("OUTCOME", {"no_wrap": True}),
-            ("TIME", {"justify": "right", "no_wrap": True}),
-            ("GOAL", {"max_width": GOAL_WIDTH, "no_wrap": True, "overflow": "ellipsis"}),
-            ("ANSWER / WHY", {"max_width": ANSWER_WIDTH, "no_wrap": True, "overflow": "ellipsis"}),
+        tasks = summary.get("tasks", [])
+        # id, outcome and time keep their width; goal and answer share the rest of the line.
+        id_w = min(24, max((len(str(t["id"])) for t in tasks), default=2))
+        outcome_w = min(36, max((len(outcome_of(t)) for t in tasks), default=7))
+        rest = max(20, console.width - id_w - outcome_w - 7 - 16)  # 16: borders and padding of 5 columns
+        goal_w = min(GOAL_WIDTH, rest * 2 // 5)
+        for name, width, justify in (
+            ("ID", max(2, id_w), "left"),
+            ("OUTCOME", max(7, outcome_w), "left"),
+            ("TIME", 7, "right"),
+            ("GOAL", goal_w, "left"),
+            ("ANSWER / WHY", min(ANSWER_WIDTH, rest - goal_w), "left"),
         ):
-            table.add_column(name, **kwargs)
-        for value in summary.get("tasks", []):
+            table.add_column(name, width=width, justify=justify, no_wrap=True, overflow="ellipsis")
+        for value in tasks:
             style = TERMINAL_STYLES.get(str(value.get("terminal_type")), "yellow")
             table.add_row(
                 _escape(str(value["id"])),
