@@ -120,13 +120,7 @@ async def cmd_batch(args: argparse.Namespace) -> int:
     stop = _StopSignals()
     shared = None
     if not settings.context.cdp_url:
-        from agent.browser.debug_launch import start_debuggable_chromium
-
-        shared = await asyncio.to_thread(
-            start_debuggable_chromium,
-            executable=settings.context.browser_executable,
-            headless=settings.context.headless,
-        )
+        shared = await _start_shared_browser(settings.context)
         flags["cdp_url"], sources["cdp_url"] = shared.cdp_url, "the batch's browser"
     display.start(len(tasks), str(out), concurrency=args.concurrency)
     try:
@@ -146,6 +140,18 @@ async def cmd_batch(args: argparse.Namespace) -> int:
         )
         return stop.code
     return EXIT_OK if satisfied(batch.ordered()) else EXIT_NOT_SATISFIED
+
+
+async def _start_shared_browser(ctx: Any) -> Any:
+    """The Chromium the tasks share (a DevTools port on loopback); one clear line when it cannot start."""
+    from agent.browser.debug_launch import start_debuggable_chromium
+
+    try:
+        return await asyncio.to_thread(
+            start_debuggable_chromium, executable=ctx.browser_executable, headless=ctx.headless
+        )
+    except Exception as exc:  # noqa: BLE001 - no Chromium, or one that does not start: said in one line
+        raise ConfigError(f"the batch's browser did not start: {one_line(str(exc))}") from None
 
 
 def _out_dir(args: argparse.Namespace, record_dir: str) -> Path:

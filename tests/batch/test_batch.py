@@ -62,7 +62,8 @@ def _collect(stream, into: list[str]) -> threading.Thread:
 def test_ten_tasks_three_at_once_one_broken_stopped_with_ctrl_c_then_resumed(tmp_path, press_site):
     tasks, out = _tasks_file(tmp_path / "tasks.jsonl", press_site), tmp_path / "batch"
     config = tmp_path / "bounds.yaml"  # the tests' bounds for a loaded machine (three runs at once)
-    config.write_text(yaml.safe_dump({k: v for k, v in OFFLINE_RUN.items() if k != "max_steps"}))
+    bounds = {**OFFLINE_RUN, "action_timeout_s": 15.0, "max_seconds": 120.0}
+    config.write_text(yaml.safe_dump({k: v for k, v in bounds.items() if k != "max_steps"}))
     command = (
         "batch",
         str(tasks),
