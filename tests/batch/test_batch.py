@@ -59,6 +59,7 @@ def _collect(stream, into: list[str]) -> threading.Thread:
     return thread
 
 
+@pytest.mark.timeout(400)  # ten real runs in two batches: about a minute alone, minutes on a loaded machine
 def test_ten_tasks_three_at_once_one_broken_stopped_with_ctrl_c_then_resumed(tmp_path, press_site):
     tasks, out = _tasks_file(tmp_path / "tasks.jsonl", press_site), tmp_path / "batch"
     config = tmp_path / "bounds.yaml"  # the tests' bounds for a loaded machine (three runs at once)
