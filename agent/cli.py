@@ -1,4 +1,4 @@
-"""Command line: ``python -m agent run | observe | resume | runs | demo``.
+"""Command line: ``python -m agent run | observe | resume | runs | demo | batch`` (batch: :mod:`agent.batch`).
 
 Exit codes: 0 goal_satisfied (or a successful command), 1 any other terminal (and a run left paused or
 unfinished), 2 usage/config errors (bad flags, a bad ``--config`` file or setting, an unknown or busy run id,
@@ -26,6 +26,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from agent.batch import add_batch_parser, cmd_batch
 from agent.cli_output import (
     EXIT_NOT_SATISFIED,
     EXIT_OK,
@@ -48,7 +49,7 @@ from agent.cli_settings import (  # noqa: F401 - context_from_args is part of th
     stdin_is_tty,
 )
 from agent.config import ConfigError, load_context, load_settings
-from agent.settings_checks import check_browser_executable
+from agent.settings_checks import check_browser_executable, check_cdp_endpoint
 from agent.settings_rules import validate_setting
 
 #: The run the current command drives (for the "how to resume" hint after Ctrl-C / SIGTERM).
@@ -76,6 +77,18 @@ def _positive_int(text: str) -> int:
 
 def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--start-url", help="page to open before the first step")
+    add_setting_options(p)
+    p.add_argument(
+        "--no-input", action="store_true", help="never prompt (confirm denies, ask_user stops the run)"
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object with the result")
+    p.add_argument("--plain", action="store_true", help="plain progress lines (for logs and CI)")
+    p.add_argument("--record-dir", help="where runs/<run_id>/ are written (default: runs)")
+    p.add_argument("--run-id", help="id of the new run (default: generated; letters, digits, . _ -)")
+
+
+def add_setting_options(p: argparse.ArgumentParser) -> None:
+    """The flags that set a run's settings (shared by ``run`` and ``batch``)."""
     p.add_argument("--planner", metavar="{auto,rules,openai}", help="planning backend (default: auto)")
     p.add_argument("--model", help="model name for the openai backend")
     p.add_argument("--base-url", help="OpenAI-compatible server URL (vLLM, Ollama, llama.cpp ...)")
@@ -89,14 +102,8 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-steps", help="most browser actions the run may take (>= 1)")
     p.add_argument("--max-seconds", help="wall-clock budget in seconds (> 0)")
     p.add_argument("--headed", action="store_true", help="show the browser window")
+    _add_cdp_option(p)
     _add_safety_options(p)
-    p.add_argument(
-        "--no-input", action="store_true", help="never prompt (confirm denies, ask_user stops the run)"
-    )
-    p.add_argument("--json", action="store_true", help="print one JSON object with the result")
-    p.add_argument("--plain", action="store_true", help="plain progress lines (for logs and CI)")
-    p.add_argument("--record-dir", help="where runs/<run_id>/ are written (default: runs)")
-    p.add_argument("--run-id", help="id of the new run (default: generated; letters, digits, . _ -)")
     p.add_argument("--config", help="YAML settings file")
     p.add_argument("--screenshots", metavar="{never,on_demand,every_step}", help="screenshot mode")
     p.add_argument("--allowed-domains", metavar="A,B", help="only these domains (and subdomains) may load")
@@ -105,6 +112,14 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
         "--allow-local",
         action="store_true",
         help="let the browser reach loopback, private, link-local and cloud metadata addresses",
+    )
+
+
+def _add_cdp_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--cdp-url",
+        metavar="URL",
+        help="drive a running browser (its DevTools http(s):// or ws(s):// URL) in a context of its own",
     )
 
 
@@ -152,11 +167,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-input", action="store_true", help="never prompt (confirm denies, ask_user stops the run)"
     )
     res.add_argument("--headed", action="store_true", help="show the browser window")
+    _add_cdp_option(res)
 
     runs = sub.add_parser("runs", help="list recent runs and how they ended")
     runs.add_argument("--record-dir", default=None)
     runs.add_argument("--limit", type=_positive_int, default=20)
     runs.add_argument("--json", action="store_true")
+
+    add_batch_parser(sub, add_setting_options)
 
     demo = sub.add_parser("demo", help="run a goal offline on the bundled demo site")
     demo.add_argument("goal", nargs="?", help="goal to run instead of the default demo goal")
@@ -257,7 +275,11 @@ async def cmd_resume(args: argparse.Namespace) -> int:
     )
     if args.headed:
         overrides["headless"] = False
-    _track(args.run_id, record_dir, args.json, attached=bool(load_context().cdp_url))
+    if args.cdp_url:
+        overrides["cdp_url"] = validate_setting("cdp_url", args.cdp_url, "flag --cdp-url")
+        check_cdp_endpoint(overrides["cdp_url"], "flag --cdp-url")
+    attached = bool(overrides.get("cdp_url") or load_context().cdp_url)
+    _track(args.run_id, record_dir, args.json, attached=attached)
     display = make_display(args.plain, args.json)
     auto_approve = overrides.get("confirm_policy") == "auto"
     prompter = TerminalPrompter(display, auto_approve=auto_approve) if interactive else None
@@ -379,9 +401,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "runs":
             return cmd_runs(args)
-        handler = {"run": cmd_run, "resume": cmd_resume, "observe": cmd_observe, "demo": cmd_demo}[
-            args.command
-        ]
+        handler = {
+            "run": cmd_run,
+            "resume": cmd_resume,
+            "observe": cmd_observe,
+            "demo": cmd_demo,
+            "batch": cmd_batch,
+        }[args.command]
         return asyncio.run(handler(args))
     except ConfigError as exc:
         print(f"error: {one_line(str(exc))}", file=sys.stderr)

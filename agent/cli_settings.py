@@ -41,11 +41,12 @@ FLAG_OF_SETTING = {
     "allowed_domains": "--allowed-domains",
     "blocked_domains": "--blocked-domains",
     "allow_local": "--allow-local",
+    "cdp_url": "--cdp-url",
 }
 
 
-def settings_from_args(args: argparse.Namespace, **fixed: Any) -> LoadedSettings:
-    """The validated settings of a command: its flags over env over ``--config`` over the defaults.
+def flag_overrides(args: argparse.Namespace, **fixed: Any) -> tuple[dict[str, Any], dict[str, str]]:
+    """The settings a command's flags set (unvalidated) and the source each is named by in errors.
 
     ``fixed`` are values the command itself imposes (the demo's planner), named as "command line".
     """
@@ -64,6 +65,7 @@ def settings_from_args(args: argparse.Namespace, **fixed: Any) -> LoadedSettings
         "allowed_domains": getattr(args, "allowed_domains", None),
         "blocked_domains": getattr(args, "blocked_domains", None),
         "allow_local": True if getattr(args, "allow_local", False) else None,
+        "cdp_url": getattr(args, "cdp_url", None),
     }
     if getattr(args, "headed", False):
         overrides["headless"] = False
@@ -79,6 +81,12 @@ def settings_from_args(args: argparse.Namespace, **fixed: Any) -> LoadedSettings
         if overrides.get(key) is None:
             overrides[key] = value
             sources[key] = "command line"
+    return overrides, sources
+
+
+def settings_from_args(args: argparse.Namespace, **fixed: Any) -> LoadedSettings:
+    """The validated settings of a command: its flags over env over ``--config`` over the defaults."""
+    overrides, sources = flag_overrides(args, **fixed)
     settings = load_settings(
         config_file=getattr(args, "config", None), overrides=overrides, override_sources=sources
     )

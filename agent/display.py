@@ -120,6 +120,22 @@ def wants_plain(
     return plain or as_json or not tty or (term or "").lower() == "dumb"
 
 
+def start_live(console: Any, renderable: Any) -> Any:
+    """A started rich Live area redrawn from ``renderable()`` 8 times a second; cleared when stopped."""
+    from rich.live import Live
+
+    live = Live(
+        console=console,
+        refresh_per_second=8,
+        transient=True,
+        vertical_overflow="ellipsis",
+        get_renderable=renderable,
+        redirect_stdout=False,
+    )
+    live.start()
+    return live
+
+
 class ProgressDisplay:
     """Receives the graph's custom stream events (``{"event": "node" | "step", ...}``) and shows them."""
 
@@ -175,17 +191,7 @@ class ProgressDisplay:
         self._start_live()
 
     def _start_live(self) -> None:
-        from rich.live import Live
-
-        self._live = Live(
-            console=self._console,
-            refresh_per_second=8,
-            transient=True,
-            vertical_overflow="ellipsis",
-            get_renderable=self._renderable,
-            redirect_stdout=False,
-        )
-        self._live.start()
+        self._live = start_live(self._console, self._renderable)
 
     def stop(self) -> None:
         """Clear the live area and print the final frame: the ending line over every step."""

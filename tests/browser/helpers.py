@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import contextlib
-import os
-import re
-import shutil
 import subprocess
-import tempfile
 from collections.abc import Iterator
 from typing import Any
 
 from agent.browser.actions import execute_action
-from agent.browser.launch import CHROMIUM_FLAGS, resolve_executable
+from agent.browser.debug_launch import debuggable_chromium as start_debuggable
 from agent.types import ActionResult
 
 
@@ -56,41 +52,9 @@ async def find(session: Any, name: str, *, role: str | None = None) -> dict[str,
 
 
 @contextlib.contextmanager
-def debuggable_chromium(*urls: str) -> Iterator[tuple[str, subprocess.Popen]]:
-    """A headless Chromium of "the user's", with a DevTools port on loopback and ``urls`` open in its tabs:
-    yields (the http:// CDP URL, the process); stopped and its profile removed afterwards."""
-    profile = tempfile.mkdtemp(prefix="wayfinder-cdp-")
-    proc = subprocess.Popen(
-        [
-            resolve_executable(),
-            *CHROMIUM_FLAGS,
-            "--headless",
-            "--remote-debugging-address=127.0.0.1",
-            "--remote-debugging-port=0",
-            f"--user-data-dir={profile}",
-            *(urls or ("about:blank",)),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env=dict(os.environ, HOME=profile),
-    )
-    try:
-        port = re.search(r":(\d+)/", _devtools_endpoint(proc)).group(1)
-        yield f"http://127.0.0.1:{port}", proc
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
-        shutil.rmtree(profile, ignore_errors=True)
-
-
-def _devtools_endpoint(proc: subprocess.Popen) -> str:
-    assert proc.stderr is not None
-    for raw in proc.stderr:
-        line = raw.decode(errors="replace")
-        if "DevTools listening on" in line:
-            return line.split("DevTools listening on", 1)[1].strip()
-    raise AssertionError("Chromium printed no DevTools endpoint")
+def debuggable_chromium(*urls: str, args: tuple[str, ...] = ()) -> Iterator[tuple[str, subprocess.Popen]]:
+    """A headless Chromium of "the user's", with a DevTools port on loopback, ``args`` on its command line and
+    ``urls`` open in its tabs: yields (the http:// CDP URL, the process); stopped and its profile removed
+    afterwards."""
+    with start_debuggable(*urls, args=args) as browser:
+        yield browser.cdp_url, browser.process

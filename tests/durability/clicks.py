@@ -1,9 +1,10 @@
 """A fixture site whose buttons report their clicks to the server, so tests can count side effects.
 
-``ClickSite`` serves ``tests/durability/pages/`` on 127.0.0.1 with one dynamic route:
+``ClickSite`` serves ``tests/durability/pages/`` (or the pages it is given) on 127.0.0.1 with one dynamic route:
 ``/api/click?name=N`` (GET or POST) increments counter ``N`` and answers ``{"name": N, "count": n}``;
 with ``&delay=S`` it counts at once and answers S seconds later (at most 10), so a click is surely in flight.
-The counts live in the test process: ``site.count("buy")`` is the number of times the page really clicked.
+The counts live in the test process: ``site.count("buy")`` is the number of times the page really clicked, and
+``site.user_agents["buy"]`` the User-Agent of the browser that sent the last one.
 Run ``python -m tests.durability.clicks`` to serve it by hand (it prints the URL).
 """
 
@@ -23,16 +24,18 @@ PAGES = Path(__file__).parent / "pages"
 
 
 class ClickSite(StaticServer):
-    def __init__(self) -> None:
+    def __init__(self, pages: Path = PAGES) -> None:
         self.clicks: Counter[str] = Counter()
+        self.user_agents: dict[str, str] = {}
         self._lock = threading.Lock()
-        super().__init__(PAGES, routes={"/api/click": self._click})
+        super().__init__(pages, routes={"/api/click": self._click})
 
     def _click(self, handler: SimpleHTTPRequestHandler) -> tuple[int, dict[str, str], bytes]:
         query = parse_qs(urlsplit(handler.path).query)
         name = (query.get("name") or ["?"])[-1]
         with self._lock:
             self.clicks[name] += 1
+            self.user_agents[name] = handler.headers.get("User-Agent", "")
             count = self.clicks[name]
         time.sleep(min(10.0, float((query.get("delay") or ["0"])[-1] or 0)))
         return 200, {"Content-Type": "application/json"}, json.dumps({"name": name, "count": count}).encode()
