@@ -342,7 +342,8 @@ def next_move(
             return Move(Wait(1.0).step(), "the search results may still be coming in")
     if best is not None and best[0] >= STRONG_LINK:
         return Move(
-            _follow(best[1]), f"the link {visible_text(best[1])!r} best matches the subject ({best[0]:.2f})"
+            follow_step(best[1]),
+            f"the link {visible_text(best[1])!r} best matches the subject ({best[0]:.2f})",
         )
     searched = any(h.get("action") == "search" for h in history)
     search = None if searched else search_move(query, observation, history)
@@ -350,13 +351,13 @@ def next_move(
         return search
     if best is not None and best[0] >= WEAK_LINK and not searched:
         return Move(
-            _follow(best[1]), f"the link {visible_text(best[1])!r} is the best lead left ({best[0]:.2f})"
+            follow_step(best[1]), f"the link {visible_text(best[1])!r} is the best lead left ({best[0]:.2f})"
         )
     if searched:
         result = _search_result(links, observation, history)
         if result is not None:
             return Move(
-                _follow(result), f"the site's search lists {visible_text(result)!r} first for the subject"
+                follow_step(result), f"the site's search lists {visible_text(result)!r} first for the subject"
             )
         if _came_from_search(history, observation) and _tried(history, GoBack().step()) < 3:
             return Move(GoBack().step(), "this search result is a dead end; go back to the other results")
@@ -408,6 +409,7 @@ def echoes_search(text: str, observation: Observation, history: list[HistoryItem
     return False
 
 
-def _follow(el: Element) -> str:
+def follow_step(el: Element) -> str:
+    """The plan step that follows a link: to its address when it has one, else a click on it."""
     href = (el.get("attrs") or {}).get("href", "")
     return Navigate(href).step() if href else Click(visible_text(el), role="link").step()

@@ -48,10 +48,33 @@ def subjects(query: Query) -> list[str]:
 def answer_question(question: str, observation: Observation) -> Answer:
     """Answer ``question`` from the observation, or say it is not there; the answer says where it came from."""
     query = analyze(question)
+    key = _missing_key(question, observation)
+    if key:
+        return Answer(False, f'Nothing on the page mentions "{key}".')
     answer = _answer(query, observation)
     if answer.found and not _names_exactly(query, answer):
         return replace(answer, found=False, text=f'Nothing on the page is about "{query.entity}" exactly.')
     return answer
+
+
+#: 'order 1042', 'plot 14', 'room #12': a thing named by its number (not 'under 20', 'in 2021', 'top 5').
+_NUMBERED = re.compile(r"\b(?P<noun>[a-z]{3,})\s+(?:#|no\.?\s*)?(?P<n>\d{2,})\b(?![.,]\d)", re.I)
+_NOT_A_NOUN = frozenset(
+    "than under over below above least most from into with since until after before about around the and "
+    "for top last first next costs cost priced".split()
+)
+
+
+def _missing_key(question: str, observation: Observation) -> str:
+    """The numbered thing the question asks about when the page never shows its number ('order 2001' on a
+    list of orders 1041-1043): nothing else on the page can answer for it."""
+    text = "\n".join(page_lines(observation))
+    for found in _NUMBERED.finditer(question):
+        if found.group("noun").lower() in _NOT_A_NOUN:
+            continue
+        if not re.search(r"(?<![\d.,])" + found.group("n") + r"(?![\d]|[.,]\d)", text):
+            return f"{found.group('noun')} {found.group('n')}"
+    return ""
 
 
 def _names_exactly(query: Query, answer: Answer) -> bool:
