@@ -13,7 +13,7 @@ import re
 from dataclasses import replace
 
 from agent.planning.offline.answers import TEXT_ITSELF, answer_on
-from agent.planning.offline.page import is_link, visible_text
+from agent.planning.offline.page import is_link, repeated_link_labels, visible_text
 from agent.planning.offline.questions import Answer, Query, analyze, subject_words
 from agent.planning.offline.sections import (
     EXACT_NAME,
@@ -185,11 +185,28 @@ def _is_lead(text: str, observation: Observation) -> bool:
     not an answer."""
     here = (_url(observation)).split("#", 1)[0]
     start = norm(text)
+    if _describes_a_card(text, observation):
+        return True
     for el in observation.get("elements") or []:
         href = ((el.get("attrs") or {}).get("href") or "").split("#", 1)[0]
         label = norm(visible_text(el))
         if is_link(el) and href and href != here and len(label) >= 8 and start.startswith(label):
             return True
+    return False
+
+
+def _describes_a_card(text: str, observation: Observation) -> bool:
+    """The line is a card's description, followed by the card's 'Read more' link: it says what the page behind
+    the link is about, it does not answer for it."""
+    repeated = repeated_link_labels(observation.get("elements") or [])
+    if not repeated:
+        return False
+    lines = page_lines(observation)
+    probe = norm(text)
+    for n, line in enumerate(lines[:-1]):
+        if probe and probe in norm(line):
+            following = [" ".join(ln.lower().split()) for ln in lines[n + 1 : n + 3]]
+            return any(f in repeated for f in following)
     return False
 
 
