@@ -64,39 +64,29 @@ class Planner:
         return plan(self.moves.pop(0))
 
 
-async def _run(fake, session, tmp_path, url: str, goal: str, planner: Planner) -> dict[str, Any]:
-    fake.responder = planner
-    ctx = model_context(fake, tmp_path, url, max_steps=10)
-    return await run_goal(goal, ctx, start_url=url, session=session)
+@pytest.fixture
+def move_run(fake_openai, session, tmp_path, docsite_url):
+    """``await move_run(path, goal, planner)``: one model run from a page of the docs site, in the shared browser."""
+
+    async def go(path: str, goal: str, planner: Planner) -> dict[str, Any]:
+        fake_openai.responder = planner
+        ctx = model_context(fake_openai, tmp_path, docsite_url, max_steps=10)
+        return await run_goal(goal, ctx, start_url=docsite_url + path, session=session)
+
+    return go
 
 
-async def test_follow_link_opens_the_page_an_index_entry_leads_to(
-    fake_openai, session, tmp_path, docsite_url
-):
+async def test_follow_link_opens_the_page_an_index_entry_leads_to(move_run, session):
     planner = Planner(['follow_link "deployment guide"'], "tidewater/worker:2.4")
-    result = await _run(
-        fake_openai,
-        session,
-        tmp_path,
-        docsite_url + "/index.html",
-        "What is the worker's Docker image?",
-        planner,
-    )
+    result = await move_run("/index.html", "What is the worker's Docker image?", planner)
     assert session.page.url.endswith("/guide/deploy.html")
     assert ended(result)[0] == "goal_satisfied", result
     assert "tidewater/worker:2.4" in result["final_answer"]
 
 
-async def test_expand_opens_the_collapsed_answer(fake_openai, session, tmp_path, docsite_url):
+async def test_expand_opens_the_collapsed_answer(move_run, session):
     planner = Planner(['expand "license"'], "Apache License 2.0")
-    result = await _run(
-        fake_openai,
-        session,
-        tmp_path,
-        docsite_url + "/faq.html",
-        "Which license is Tidewater under?",
-        planner,
-    )
+    result = await move_run("/faq.html", "Which license is Tidewater under?", planner)
     opened = await session.page.evaluate(
         "() => [...document.querySelectorAll('details')].filter(d => d.open).map(d => d.querySelector('summary').textContent)"
     )
@@ -105,33 +95,22 @@ async def test_expand_opens_the_collapsed_answer(fake_openai, session, tmp_path,
     assert "Apache License 2.0" in result["final_answer"]
 
 
-async def test_load_more_presses_the_lists_button_until_the_item_shows(
-    fake_openai, session, tmp_path, docsite_url
-):
+async def test_load_more_presses_the_lists_button_until_the_item_shows(move_run, session):
     planner = Planner(["load_more"] * 6, "Kwame Mensah")
-    result = await _run(
-        fake_openai, session, tmp_path, docsite_url + "/plugins.html", "Who maintains tidewater-s3?", planner
-    )
+    result = await move_run("/plugins.html", "Who maintains tidewater-s3?", planner)
     assert "Kwame Mensah" in await session.page.inner_text("main")
     assert ended(result)[0] == "goal_satisfied", result
     assert "Kwame Mensah" in result["final_answer"]
     assert planner.asked >= 2  # the item was not on the first page of the list
 
 
-async def test_find_in_page_and_scan_bring_the_section_into_view(fake_openai, session, tmp_path, docsite_url):
+async def test_find_in_page_and_scan_bring_the_section_into_view(move_run, session):
     for move, subject, answer in (
         ("find_in_page", "scheduler_timezone", "UTC"),
         ("scan", "job timeout", "300"),
     ):
         planner = Planner([f'{move} "{subject}"'], answer, every_move=True)
-        result = await _run(
-            fake_openai,
-            session,
-            tmp_path,
-            docsite_url + "/reference.html",
-            f"What is the default {subject}?",
-            planner,
-        )
+        result = await move_run("/reference.html", f"What is the default {subject}?", planner)
         anchor = subject.replace(" ", "_")
         top = await session.page.evaluate(
             f"() => document.getElementById('{anchor}').getBoundingClientRect().top"
