@@ -34,6 +34,11 @@ META_ACTIONS: tuple[str, ...] = ("done", "ask_user")
 ALL_ACTIONS: tuple[str, ...] = get_args(ActionName)
 BROWSER_ACTIONS: tuple[str, ...] = tuple(a for a in ALL_ACTIONS if a not in META_ACTIONS)
 
+#: The offline planner's page moves, offered to a model executor as actions: the backend turns each into one
+#: of the browser actions above (a click, a scroll, a navigation) with the offline planner's own code, so they
+#: never reach the graph. Each takes ``args.subject`` (what to look for; optional for load_more).
+ABILITY_ACTIONS: tuple[str, ...] = ("scan", "expand", "find_in_page", "load_more", "follow_link")
+
 #: Actions that need an observed element id.
 ELEMENT_ACTIONS: tuple[str, ...] = ("click", "type", "select_option")
 
@@ -46,6 +51,8 @@ REQUIRED_ARGS: dict[str, str] = {
     "press_key": "key",
     "switch_tab": "tab_id",
     "ask_user": "question",
+    "find_in_page": "subject",
+    "follow_link": "subject",
 }
 
 ErrorType = Literal[
@@ -87,6 +94,7 @@ class ActionArgs(TypedDict, total=False):
     wait: seconds
     done: answer (final answer text, may be empty), success (bool, default True)
     ask_user: question
+    scan, expand, find_in_page, load_more, follow_link (abilities, see ABILITY_ACTIONS): subject
     """
 
     text: str
@@ -103,6 +111,7 @@ class ActionArgs(TypedDict, total=False):
     tab_id: str
     path: str
     seconds: float
+    subject: str
     answer: str
     success: bool
     question: str

@@ -13,7 +13,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from agent.schemas import load_schema
-from agent.types import ALL_ACTIONS, ELEMENT_ACTIONS, REQUIRED_ARGS, ActionArgs, Observation
+from agent.types import ABILITY_ACTIONS, ALL_ACTIONS, ELEMENT_ACTIONS, REQUIRED_ARGS, ActionArgs, Observation
 
 PLANNER_SCHEMA = load_schema("planner_output")
 EXECUTOR_SCHEMA = load_schema("executor_output")
@@ -108,7 +108,7 @@ def normalize_executor(value: dict[str, Any]) -> dict[str, Any]:
     if out.get("status") == "success" and out.get("error_type") not in (None, "none"):
         out["error_type"] = "none"
     action = out.get("action")
-    if action in ALL_ACTIONS and action not in ELEMENT_ACTIONS + _OPTIONAL_ELEMENT_ACTIONS:
+    if action in ALL_ACTIONS + ABILITY_ACTIONS and action not in ELEMENT_ACTIONS + _OPTIONAL_ELEMENT_ACTIONS:
         out["element_id"] = None
     return out
 

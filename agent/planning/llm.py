@@ -47,10 +47,11 @@ from agent.llm.validation import (
     planner_errors,
 )
 from agent.planning.base import PlanRequest, PlanResult, TranslateRequest, TranslateResult, Usage
+from agent.planning.offline.abilities import resolve_ability
 from agent.prompts import system_prompt
 from agent.stages import allowed_actions
 from agent.terminals import ANSWER_NOT_FOUND, INSUFFICIENT_KNOWLEDGE
-from agent.types import KIND_INVALID_REPLY, KIND_TIMEOUT, Action, Observation
+from agent.types import ABILITY_ACTIONS, KIND_INVALID_REPLY, KIND_TIMEOUT, Action, Observation
 
 DEFAULT_RETRY_BACKOFF_S = 0.5
 _RAW_REPLY_CHARS = 4000
@@ -299,7 +300,11 @@ class OpenAIBackend:
                 **reply.failure(),
             )
             return self._noted(failed)
-        return self._noted(translate_result(reply.value, reply.usage))
+        result = translate_result(reply.value, reply.usage)
+        action = result.get("action")
+        if action is not None and action["action"] in ABILITY_ACTIONS:
+            result = _resolved(action, request, result)
+        return self._noted(result)
 
     def _accepted_actions(self, request: TranslateRequest) -> list[str] | None:
         """The actions an executor reply may use: the allowed ones, plus ``ask_user`` when prompts are off and
@@ -307,7 +312,11 @@ class OpenAIBackend:
         input no one can give: the graph ends the run with its question (``user_input_required``) instead of
         re-asking and failing as a model error."""
         allowed = request.get("allowed_actions")
-        if not allowed or "ask_user" in allowed or self.context.interactive:
+        if not allowed:
+            return allowed
+        if "click" in allowed:  # the abilities become browser actions (see ``_resolved``)
+            allowed = [*allowed, *ABILITY_ACTIONS]
+        if "ask_user" in allowed or self.context.interactive:
             return allowed
         if "ask_user" in allowed_actions(request.get("stage"), interactive=True):
             return [*allowed, "ask_user"]
@@ -378,6 +387,16 @@ class OpenAIBackend:
             error_kind=KIND_INVALID_REPLY,
             reply_text=text,
         )
+
+
+def _resolved(ability: Action, request: TranslateRequest, chosen: TranslateResult) -> TranslateResult:
+    """An ability the model chose, carried out as the browser action the offline planner's code picks for it
+    (the model's usage and reply are kept)."""
+    args = ability.get("args") or {}
+    result = resolve_ability(ability["action"], str(args.get("subject") or ""), request)
+    return TranslateResult(
+        **{**result, "usage": chosen.get("usage"), "raw": {**chosen.get("raw", {}), **result.get("raw", {})}}
+    )
 
 
 def _reasked(

@@ -31,6 +31,10 @@ ACTION_DESCRIPTIONS: dict[str, str] = {
     "ask_user": 'ask the user (only when allowed); args {"question"}.',
 }
 
+#: The offline planner's page moves, offered as actions (``agent.types.ABILITY_ACTIONS``): the planner proposes
+#: them as steps, the executor chooses them with ``args.subject``, the backend grounds them itself.
+ABILITIES_LINE = '`scan`, `expand`, `find_in_page`, `load_more`, `follow_link`: the agent\'s own page moves; args {"subject"}.'
+
 _PLACEHOLDER_RE = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
 
 
@@ -77,5 +81,10 @@ def render(template: str, **values: str) -> str:
 
 def system_prompt(name: str, prompts_dir: str | Path | None = None) -> str:
     """The rendered system prompt for ``planner`` or ``executor`` (``{{actions}}``: each action with its
-    arguments; ``{{action_names}}``: their names only)."""
-    return render(load_prompt(name, prompts_dir), actions=action_list(), action_names=action_names())
+    arguments; ``{{action_names}}``: their names only; ``{{abilities}}``: the page moves)."""
+    return render(
+        load_prompt(name, prompts_dir),
+        actions=action_list(),
+        action_names=action_names(),
+        abilities=ABILITIES_LINE,
+    )

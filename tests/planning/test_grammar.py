@@ -26,6 +26,7 @@ from agent.planning.offline.intents import (
     TypeText,
     Wait,
 )
+from agent.planning.offline.questions import analyze, subject_words
 from agent.planning.offline.text import mask_quotes
 from agent.planning.offline.vocabulary import key_name
 
@@ -333,3 +334,30 @@ def test_parsing_never_raises_and_is_intents_or_a_clean_refusal(goal):
 def test_any_quoted_value_survives_a_type_step(value, field):
     intent = TypeText(value, field)
     assert parse_goal(intent.step()).intents == (intent,)
+
+
+@pytest.mark.parametrize(
+    ("goal", "steps"),
+    [
+        (
+            "Sign up with the name Ada Lovelace and the email ada@x.io",
+            ['Type "Ada Lovelace" into "name"', 'Type "ada@x.io" into "email"', "Submit the sign-up form"],
+        ),
+        (
+            "Register with the username bob and password pw1",
+            ['Type "bob" into "username"', 'Type "pw1" into "password"', "Submit the sign-up form"],
+        ),
+    ],
+)
+def test_sign_up_with_named_fields_types_each_into_its_own_field(goal, steps):
+    assert [i.step() for i in parse_goal(goal).intents] == steps
+
+
+@pytest.mark.parametrize(
+    "question", ["how many days I have to return an item", "how many days do we have to return an item"]
+)
+def test_a_number_asked_about_keeps_its_subject(question):
+    query = analyze(question)
+    assert query.kind == "generic" and query.value_type == "number"  # a stated number, not a count of days
+    assert query.noun == "days"
+    assert {"return", "item"} <= set(subject_words(query))

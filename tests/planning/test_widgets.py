@@ -276,3 +276,20 @@ async def test_the_section_and_url_an_answer_was_read_from_reach_the_result_evid
     (proof,) = [e for e in result["evidence"] if e["kind"] == "answer"]
     assert proof["section"] == "Logging"
     assert proof["source"].endswith("/manual.html#logging")
+
+
+async def test_sign_up_with_the_name_fills_the_name_field_not_the_username(run_widget, session):
+    result, _ = await run_widget("Sign up with the name Ada Lovelace and the email ada@x.io", "signup.html")
+    assert result["terminal_type"] == "goal_satisfied", result["stop_reason"]
+    assert (await session.page.inner_text("#log")).strip() == "Welcome Ada Lovelace (, ada@x.io)"
+
+
+async def test_a_custom_dropdown_over_a_hidden_select_is_picked_from_its_own_list(run_widget, session):
+    """The <select> is clipped out of sight and a drawn list stands in for it: the list is opened and its item
+    clicked, as a person would, and the select behind it holds the choice."""
+    result, _ = await run_widget(
+        'Choose Medium from the dropdown, then click the button labeled "Order".', "custom-dropdown.html"
+    )
+    assert (await session.page.inner_text("#log")).strip() == "Ordered Medium"
+    assert await session.page.eval_on_selector("#size", "s => s.value") == "Medium"
+    assert result["terminal_type"] == "goal_satisfied", result["stop_reason"]

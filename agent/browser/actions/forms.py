@@ -230,12 +230,32 @@ async def _custom_dropdown(run: ActionRun, locator: Any, what: str, wanted: str)
                 label = (await option.inner_text(timeout=500)).strip()
                 items.append({"label": label, "value": label, "index": index, "disabled": False})
     if not items:
-        raise ActionFailed(
-            "element_not_found", f"{what} is not a <select> and showed no options when clicked", final=True
-        )
+        return await _stand_in_dropdown(run, locator, what, wanted)
     choice = match_option(wanted, items)
     await options.nth(choice["index"]).click(timeout=run.ms(2.0))
     await settle(run, cap=1.0)
+    return ok(f"selected {choice['label']!r} in {what}")
+
+
+async def _stand_in_dropdown(run: ActionRun, locator: Any, what: str, wanted: str) -> Outcome:
+    """A dropdown drawn over a hidden <select> (its list items carry no option role): click the item of the
+    opened list that reads as the option, then check that the select it stands for took it."""
+    info = await locator.evaluate(browser_script("stand_in_select"), timeout=run.ms(1.0))
+    if not info.get("options"):
+        raise ActionFailed(
+            "element_not_found", f"{what} is not a <select> and showed no options when clicked", final=True
+        )
+    choice = match_option(wanted, info["options"])
+    item = locator.get_by_text(choice["label"], exact=True)
+    shown = [item.nth(i) for i in range(min(await item.count(), 10))]
+    visible = [x for x in shown if await x.is_visible()]
+    if not visible:
+        raise ActionFailed("element_not_found", f"{what} opened no list item {choice['label']!r}", final=True)
+    await visible[-1].click(timeout=run.ms(2.0))
+    await settle(run, cap=1.0)
+    after = await locator.evaluate(browser_script("stand_in_select"), timeout=run.ms(1.0))
+    if choice["value"] not in after.get("selected", []):
+        raise ActionFailed("unknown", f"{what} did not keep the option {choice['label']!r}")
     return ok(f"selected {choice['label']!r} in {what}")
 
 

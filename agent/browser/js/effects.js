@@ -36,6 +36,10 @@ async (arg) => {
     if (!el) return { found: false };
     let subject = el;
     if (el.tagName === "LABEL" && el.control) subject = el.control;
+    else if (!/^(INPUT|SELECT|TEXTAREA|BUTTON|A)$/.test(el.tagName) && el.querySelectorAll) {
+      const inner = el.querySelectorAll("select"); // a custom dropdown holding the hidden select it stands for
+      if (inner.length === 1) subject = inner[0];
+    }
     const tag = subject.tagName.toLowerCase();
     const type = (subject.getAttribute("type") || "").toLowerCase();
     const state = {

@@ -71,6 +71,28 @@
       }
     }
 
+    // The one <select> a clickable custom dropdown stands for: inside it or beside it (up to two levels up),
+    // and kept out of sight (hidden itself, or clipped by a zero-size wrapper). null for anything else.
+    function standInSelect(el) {
+      let scope = el;
+      for (let up = 0; up < 3 && scope; up += 1, scope = scope.parentElement) {
+        const selects = scope.querySelectorAll('select');
+        if (selects.length > 1) return null;
+        if (selects.length === 1) return selectKeptOutOfSight(selects[0]) ? selects[0] : null;
+      }
+      return null;
+    }
+
+    function selectKeptOutOfSight(sel) {
+      if (!controlShown(sel)) return true;
+      for (let a = sel.parentElement, n = 0; a && n < 3; a = a.parentElement, n += 1) {
+        const s = a.ownerDocument.defaultView.getComputedStyle(a);
+        const r = a.getBoundingClientRect();
+        if ((s.overflowX !== 'visible' || s.overflowY !== 'visible') && (r.width < 3 || r.height < 3)) return true;
+      }
+      return false;
+    }
+
     function zoneOf(el, tag, role, pos, ctx) {
       if (ctx.zone === 'dialog') return 'dialog';
       if ((tag === 'dialog' && el.open) || role === 'dialog' || role === 'alertdialog' ||

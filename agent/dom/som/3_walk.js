@@ -169,6 +169,7 @@
           }
         } else if (!ctx.inInter && heuristicClickable(el, tag, cursor, pcursor, r, ctx)) {
           kind = 1;
+          proxy = standInSelect(el); // a custom dropdown drawn over a hidden <select>: it stands for the select
         }
       }
       if (kind === 1 && !c.inInter) {

@@ -69,6 +69,10 @@ def _credentials(rest: str, spans: tuple[str, ...]) -> tuple[str, str, str]:
     return user, password, rest.strip()
 
 
+#: Fields a 'sign up with X' names as the account itself ('with the username ada'): read as credentials.
+_ACCOUNT_FIELDS = frozenset({"user", "username", "user name", "login", "user id", "userid"})
+
+
 def _site_prefix(rest: str, spans: tuple[str, ...]) -> tuple[list[Intent], str]:
     m = re.match(r"^\s*(?:to|into|on|at)\s+(?:the\s+)?(?P<s>\S+)(?:\s+(?:site|website|page))?", rest, I)
     if m and looks_like_url(value(m.group("s"), spans)):
@@ -126,8 +130,12 @@ def parse_signup(m: re.Match[str], spans: tuple[str, ...]) -> list[Intent] | Non
     if wm:
         what = value(wm.group("w"), spans)
         rest = rest[wm.end() :]
-    user, password, leftover = _credentials(rest, spans)
     purpose = "subscribe" if verb.startswith("subscribe") or "newsletter" in what.lower() else "signup"
+    named = re.match(r"^\s*(?:with|using)\s+(?P<pairs>.+)$", rest, I)
+    fields = field_values(named.group("pairs"), spans) if named else None
+    if fields and not any(isinstance(f, TypeText) and f.field in _ACCOUNT_FIELDS for f in fields[:1]):
+        return [*prefix, *fields, Submit(purpose)]  # 'with the name Ada and the email ...': the form's fields
+    user, password, leftover = _credentials(rest, spans)
     if not user:
         if leftover:
             return None
@@ -386,20 +394,27 @@ _FIELD_PAIR = re.compile(
 )
 
 
-@matched(
-    r"^(?P<verb>use|fill(?:\s+in|\s+out)?|complete|submit)\s+(?:the\s+|this\s+)?(?:[\w-]+\s+)?form\b[^:]*?"
-    r"(?::|\s+with)\s*(?P<pairs>.+)$"
-)
-def parse_form(m: re.Match[str], spans: tuple[str, ...]) -> list[Intent] | None:
-    """'fill in the form: name Ada Lovelace, email ada@x.io, message "Hi"' -> one typed value per field."""
+def field_values(pairs: str, spans: tuple[str, ...]) -> list[Intent] | None:
+    """'name Ada Lovelace, email ada@x.io and message "Hi"' -> one typed value per named field, or None when a
+    part does not name a known field."""
     out: list[Intent] = []
-    for pair in re.split(r"\s*[,;]\s*(?:and\s+)?|\s+and\s+", m.group("pairs")):
+    for pair in re.split(r"\s*[,;]\s*(?:and\s+)?|\s+and\s+", pairs):
         if not pair.strip():
             continue
         fm = _FIELD_PAIR.match(pair.strip())
         if not fm:
             return None
         out.append(TypeText(value(fm.group("v"), spans), re.sub(r"\s+", " ", fm.group("f").lower())))
+    return out or None
+
+
+@matched(
+    r"^(?P<verb>use|fill(?:\s+in|\s+out)?|complete|submit)\s+(?:the\s+|this\s+)?(?:[\w-]+\s+)?form\b[^:]*?"
+    r"(?::|\s+with)\s*(?P<pairs>.+)$"
+)
+def parse_form(m: re.Match[str], spans: tuple[str, ...]) -> list[Intent] | None:
+    """'fill in the form: name Ada Lovelace, email ada@x.io, message "Hi"' -> one typed value per field."""
+    out = field_values(m.group("pairs"), spans) or []
     if out and m.group("verb").lower() == "submit":
         out.append(Submit(""))
     return out or None

@@ -24,6 +24,7 @@ from agent.planning.offline.page import (
     is_link,
     is_text_field,
     reading_order,
+    repeated_link_labels,
     visible_text,
 )
 from agent.planning.offline.questions import Query, subject_words
@@ -139,6 +140,22 @@ def _heading_above(el: Element, ordered: list[Element]) -> str:
     return last
 
 
+def card_texts(links: list[Element], lines: list[str]) -> dict[int, str]:
+    """What each card says about the page its generic link ('Read more', a text many links share) opens, by the
+    link's ``id()``: the lines of page text between the previous such link and this one (at most three: the
+    card's heading and description). Links and lines are both in document order."""
+    out: dict[int, str] = {}
+    for label in repeated_link_labels(links):
+        same = [e for e in links if " ".join(visible_text(e).lower().split()) == label]
+        places = [n for n, line in enumerate(lines) if " ".join(line.lower().split()) == label]
+        if len(places) != len(same):
+            continue  # the text does not line up with the links: no card can be told from another
+        for k, (el, at) in enumerate(zip(same, places, strict=True)):
+            start = places[k - 1] + 1 if k else 0
+            out[id(el)] = " ".join(lines[max(start, at - 3) : at])
+    return out
+
+
 def _path_words(href: str) -> str:
     path = urlsplit(href).path
     return split_identifier(re.sub(r"\.(?:html?|php|aspx?)$", "", path).replace("/", " "))
@@ -158,10 +175,12 @@ def score_link(
     lines: list[str],
     ordered: list[Element],
     labels: frozenset[str] = frozenset(),
+    cards: dict[int, str] | None = None,
 ) -> float:
-    """How likely following the link leads to the subject, 0..1."""
+    """How likely following the link leads to the subject, 0..1 (``cards``: see :func:`card_texts`)."""
     attrs = el.get("attrs") or {}
     text = visible_text(el)
+    text = (cards or {}).get(id(el), text)  # 'Read more': the card around it says where it leads
     parts = (
         (text, 1.0),
         (attrs.get("title", ""), 0.9),
@@ -208,8 +227,11 @@ def ranked_links(
     ordered = reading_order(observation.get("elements") or [])
     labels = frozenset(norm(visible_text(e)) for e in links if len(norm(visible_text(e))) >= 3)
     fresh = [e for e in links if page_key((e.get("attrs") or {}).get("href", "")) not in seen]
-    lexical = [score_link(el, terms, lines, ordered, labels) for el in fresh]
-    texts = [visible_text(el) or (el.get("attrs") or {}).get("title", "") for el in fresh]
+    cards = card_texts(links, lines)
+    lexical = [score_link(el, terms, lines, ordered, labels, cards) for el in fresh]
+    texts = [
+        cards.get(id(el)) or visible_text(el) or (el.get("attrs") or {}).get("title", "") for el in fresh
+    ]
     scores = blended(" ".join(terms), texts, lexical, weight=SEMANTIC_LINK)
     scored = list(zip(scores, fresh, strict=True))
     scored.sort(key=lambda t: -t[0])
@@ -342,7 +364,8 @@ def next_move(
             return Move(Wait(1.0).step(), "the search results may still be coming in")
     if best is not None and best[0] >= STRONG_LINK:
         return Move(
-            _follow(best[1]), f"the link {visible_text(best[1])!r} best matches the subject ({best[0]:.2f})"
+            follow_step(best[1]),
+            f"the link {visible_text(best[1])!r} best matches the subject ({best[0]:.2f})",
         )
     searched = any(h.get("action") == "search" for h in history)
     search = None if searched else search_move(query, observation, history)
@@ -350,13 +373,13 @@ def next_move(
         return search
     if best is not None and best[0] >= WEAK_LINK and not searched:
         return Move(
-            _follow(best[1]), f"the link {visible_text(best[1])!r} is the best lead left ({best[0]:.2f})"
+            follow_step(best[1]), f"the link {visible_text(best[1])!r} is the best lead left ({best[0]:.2f})"
         )
     if searched:
         result = _search_result(links, observation, history)
         if result is not None:
             return Move(
-                _follow(result), f"the site's search lists {visible_text(result)!r} first for the subject"
+                follow_step(result), f"the site's search lists {visible_text(result)!r} first for the subject"
             )
         if _came_from_search(history, observation) and _tried(history, GoBack().step()) < 3:
             return Move(GoBack().step(), "this search result is a dead end; go back to the other results")
@@ -408,6 +431,7 @@ def echoes_search(text: str, observation: Observation, history: list[HistoryItem
     return False
 
 
-def _follow(el: Element) -> str:
+def follow_step(el: Element) -> str:
+    """The plan step that follows a link: to its address when it has one, else a click on it."""
     href = (el.get("attrs") or {}).get("href", "")
     return Navigate(href).step() if href else Click(visible_text(el), role="link").step()

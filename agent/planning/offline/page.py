@@ -293,3 +293,15 @@ class Owners:
     def owns(self, peer: Element, item: Element) -> bool:
         found = self.owner(item)
         return found is not None and found.get("id") == peer.get("id")
+
+
+def repeated_link_labels(elements: Iterable[Element]) -> frozenset[str]:
+    """Link texts (lower-cased) that several links to different pages share ('Read more' under every card):
+    such a text says nothing about where its link goes; the card around it does."""
+    targets: dict[str, set[str]] = {}
+    for el in elements:
+        href = ((el.get("attrs") or {}).get("href") or "").split("#", 1)[0]
+        label = " ".join(visible_text(el).lower().split())
+        if is_link(el) and href and label:
+            targets.setdefault(label, set()).add(href)
+    return frozenset(label for label, hrefs in targets.items() if len(hrefs) > 1)

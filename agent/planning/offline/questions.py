@@ -85,6 +85,7 @@ QUESTION_WORDS = frozenset(
 #: 'how many X does a worker start': a number the page states, not items to count.
 _STATED_NUMBER = re.compile(
     r"^\s*times\b|\b(?:does|do|did|will|can|should|would|could)\s+\w+"
+    r"|\b(?:i|you|we|they)\s+(?:have|has|had|get|got|need|must|can|may|should|will)\b"
     r"|\b(?:is|are|was|were)\s+(?!there\b|listed\b|shown\b|displayed\b|available\b|on\b|in\b|visible\b|left\b"
     r"|found\b|for\b|under\b|below\b|over\b|above\b|priced\b|rated\b|selected\b|checked\b)\w+",
     re.I,
@@ -101,7 +102,7 @@ def _value_type(text: str) -> str:
 def _noun(rest: str) -> str:
     m = re.match(
         r"^\s*(?:(?:the|of|all|different|distinct|total|unique)\s+)*(?P<n>.+?)(?:\s+(?:are|is|were|was|do|does|"
-        r"did|can|could|will|have|has|there|on|in|shown|listed|displayed|available|found|exist|match|matching|"
+        r"did|can|could|will|have|has|i|you|we|they|there|on|in|shown|listed|displayed|available|found|exist|match|matching|"
         r"cost|costing|under|below|over|above|less|more|priced|that|which|with|for|from)\b.*)?$",
         rest,
         re.I,

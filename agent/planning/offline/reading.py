@@ -13,7 +13,7 @@ import re
 from dataclasses import replace
 
 from agent.planning.offline.answers import TEXT_ITSELF, answer_on
-from agent.planning.offline.page import is_link, visible_text
+from agent.planning.offline.page import is_link, repeated_link_labels, visible_text
 from agent.planning.offline.questions import Answer, Query, analyze, subject_words
 from agent.planning.offline.sections import (
     EXACT_NAME,
@@ -48,10 +48,33 @@ def subjects(query: Query) -> list[str]:
 def answer_question(question: str, observation: Observation) -> Answer:
     """Answer ``question`` from the observation, or say it is not there; the answer says where it came from."""
     query = analyze(question)
+    key = _missing_key(question, observation)
+    if key:
+        return Answer(False, f'Nothing on the page mentions "{key}".')
     answer = _answer(query, observation)
     if answer.found and not _names_exactly(query, answer):
         return replace(answer, found=False, text=f'Nothing on the page is about "{query.entity}" exactly.')
     return answer
+
+
+#: 'order 1042', 'plot 14', 'room #12': a thing named by its number (not 'under 20', 'in 2021', 'top 5').
+_NUMBERED = re.compile(r"\b(?P<noun>[a-z]{3,})\s+(?:#|no\.?\s*)?(?P<n>\d{2,})\b(?![.,]\d)", re.I)
+_NOT_A_NOUN = frozenset(
+    "than under over below above least most from into with since until after before about around the and "
+    "for top last first next costs cost priced".split()
+)
+
+
+def _missing_key(question: str, observation: Observation) -> str:
+    """The numbered thing the question asks about when the page never shows its number ('order 2001' on a
+    list of orders 1041-1043): nothing else on the page can answer for it."""
+    text = "\n".join(page_lines(observation))
+    for found in _NUMBERED.finditer(question):
+        if found.group("noun").lower() in _NOT_A_NOUN:
+            continue
+        if not re.search(r"(?<![\d.,])" + found.group("n") + r"(?![\d]|[.,]\d)", text):
+            return f"{found.group('noun')} {found.group('n')}"
+    return ""
 
 
 def _names_exactly(query: Query, answer: Answer) -> bool:
@@ -162,11 +185,28 @@ def _is_lead(text: str, observation: Observation) -> bool:
     not an answer."""
     here = (_url(observation)).split("#", 1)[0]
     start = norm(text)
+    if _describes_a_card(text, observation):
+        return True
     for el in observation.get("elements") or []:
         href = ((el.get("attrs") or {}).get("href") or "").split("#", 1)[0]
         label = norm(visible_text(el))
         if is_link(el) and href and href != here and len(label) >= 8 and start.startswith(label):
             return True
+    return False
+
+
+def _describes_a_card(text: str, observation: Observation) -> bool:
+    """The line is a card's description, followed by the card's 'Read more' link: it says what the page behind
+    the link is about, it does not answer for it."""
+    repeated = repeated_link_labels(observation.get("elements") or [])
+    if not repeated:
+        return False
+    lines = page_lines(observation)
+    probe = norm(text)
+    for n, line in enumerate(lines[:-1]):
+        if probe and probe in norm(line):
+            following = [" ".join(ln.lower().split()) for ln in lines[n + 1 : n + 3]]
+            return any(f in repeated for f in following)
     return False
 
 

@@ -56,9 +56,18 @@ def _column_of(cell: Cell, headers: list[Cell]) -> Cell | None:
     return max(above, key=lambda h: h.y) if above else None
 
 
+#: What a cell value may carry around its key that a question leaves out: '#1042', 'No. 14', '14.'.
+_KEY_DECORATION = re.compile(r"^(?:#|№|no\.?\s+)|[.:]$", re.I)
+#: A person's name as a table shows it: two to four capitalized words, no digits ('Omar Haddad').
+#: What answers 'when': a date, or a year alone ('Since: 2021').
+_WHEN = re.compile(VALUE_RX["date"].pattern + r"|^\s*(?:1[89]|20)\d\d\s*$", re.I)
+_PERSON = re.compile(r"^[A-Z][\w'’-]+(?:\s+(?:[a-z]{1,3}\s+)?[A-Z][\w'’.-]+){1,3}$")
+
+
 def _mentions(question: str, text: str) -> bool:
-    """The cell's whole text appears in the question as a word sequence ('2.3.0' in 'version 2.3.0')."""
-    value = text.strip().lower()
+    """The cell's whole text appears in the question as a word sequence ('2.3.0' in 'version 2.3.0'; '#1042'
+    in 'order 1042')."""
+    value = _KEY_DECORATION.sub("", text.strip().lower()).strip()
     if len(value) < 2:
         return False
     return re.search(r"(?<![\w.])" + re.escape(value) + r"(?![\w]|\.\w)", question.lower()) is not None
@@ -70,6 +79,7 @@ def table_answer(query: Query, observation: Observation) -> Answer | None:
     headers, cells = _cells(observation)
     if not headers or not cells:
         return None
+    question = query.question.strip().lower()
     keys = [c for c in cells if _mentions(query.question, c.text)]
     if not keys:
         return None
@@ -78,16 +88,22 @@ def table_answer(query: Query, observation: Observation) -> Answer | None:
     key_words = set(tokens(key.text)) | set(tokens(row_name.text if row_name else ""))
     words = [w for w in tokens(query.question) if w not in _NOT_COLUMN and w not in key_words]
     row = [c for c in cells if abs(c.y - key.y) <= _ROW_SLACK and c is not key]
-    typed = VALUE_RX.get(query.value_type)
+    asks_when = re.match(r"when\b", question) is not None
+    typed = _WHEN if asks_when else VALUE_RX.get(query.value_type)
+    asks_who = re.match(r"(?:who|whose|whom)\b", question) is not None
     best: tuple[float, Cell, Cell] | None = None
     for cell in row:
         header = _column_of(cell, headers)
         if header is None:
             continue
+        if asks_when and not _WHEN.search(cell.text):
+            continue  # 'when did the holder start' asks for a date, whatever column its words name
         h_toks = tokens(header.text)
         score = sum(max((token_match(w, h) for h in h_toks), default=0.0) for w in words)
         if typed is not None and typed.search(cell.text):
             score += 0.9
+        if asks_who and _PERSON.match(cell.text.strip()) and not re.search(r"\d", cell.text):
+            score += 0.8  # 'who has plot 14': the column of people's names
         if score > 0 and (best is None or score > best[0]):
             best = (score, cell, header)
     if best is None:

@@ -1,0 +1,78 @@
+"""Table lookups by a cell's value: the row whose cell the question names, the cell under the column it asks
+about (by header, or by what 'who' and 'when' ask for), with the row and column as the evidence."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.planning.offline import answer_question
+from tests.planning.pages import Page
+
+COLUMNS = (100, 250, 400, 550)
+
+
+def table(url: str, headers: tuple[str, ...], rows: list[tuple[str, ...]], caption: str = "") -> Page:
+    p = Page(url, "Table")
+    if caption:
+        p.add("caption", caption, y=80)
+    for x, head in zip(COLUMNS, headers, strict=False):
+        p.add("th", head, x=x, y=120, w=140)
+    for n, row in enumerate(rows):
+        for x, cell in zip(COLUMNS, row, strict=False):
+            p.add("td", cell, x=x, y=160 + 40 * n, w=140)
+    return p
+
+
+def plots() -> Page:
+    rows = [
+        ("12", "Ana Silva", "2019", "Active"),
+        ("14", "Omar Haddad", "2021", "Waiting list"),
+        ("141", "Grace Kim", "2020", "Active"),
+    ]
+    return table("https://garden.test/plots", ("Plot", "Holder", "Since", "Status"), rows, "Allotment plots")
+
+
+def orders() -> Page:
+    rows = [
+        ("#1041", "2026-01-02", "$12.00", "Delivered"),
+        ("#1042", "2026-02-03", "$40.50", "Shipped"),
+        ("#1043", "2026-03-01", "$9.99", "Processing"),
+    ]
+    return table("https://shop.test/orders", ("Order", "Placed", "Total", "Status"), rows)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "row", "column"),
+    [
+        ("who has plot 14", "Omar Haddad", "Plot 14", "Holder"),  # 'who': the column of names
+        ("Who holds plot 14?", "Omar Haddad", "Plot 14", "Holder"),
+        ("when did the holder of plot 14 start", "2021", "Plot 14", "Since"),  # 'when': a date or year
+        ("what is the status of plot 141", "Active", "Plot 141", "Status"),  # 141, not 14
+    ],
+)
+def test_a_row_is_found_by_the_value_of_its_cell(question, answer, row, column):
+    found = answer_question(question, plots().build())
+    assert found.found and found.text == answer
+    assert f"row {row!r}" in found.evidence and f"column {column!r}" in found.evidence
+    assert found.section == "Allotment plots"
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "column"),
+    [
+        ("what is the status of order 1042", "Shipped", "Status"),
+        ("What is the total of order 1042?", "$40.50", "Total"),
+        ("when was order 1043 placed", "2026-03-01", "Placed"),
+    ],
+)
+def test_a_key_written_with_a_number_sign_is_matched_without_it(question, answer, column):
+    found = answer_question(question, orders().build())
+    assert found.found and found.text == answer
+    assert "row 'Order #10" in found.evidence and f"column {column!r}" in found.evidence
+
+
+def test_a_value_no_row_holds_is_not_answered_from_another_row():
+    found = answer_question("what is the status of order 2001", orders().build())
+    assert not found.found and found.text == 'Nothing on the page mentions "order 2001".'
+    for question in ("how many orders cost under 20", "what is the total of the order placed in 2026"):
+        assert "mentions" not in answer_question(question, orders().build()).text  # not numbered things
