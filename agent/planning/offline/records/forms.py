@@ -45,6 +45,7 @@ TITLE_WORDS = ("title", "summary", "subject", "name", "page name", "heading", "s
 TEXT_WORDS = ("description", "comment", "text", "body", "content", "message", "details", "note", "reply")
 FIELD_MATCH = 0.62
 OPTION_MATCH = 0.8
+RESULTS = re.compile(r"\b(?:search|results?|matches|matching|found|query)\b", re.I)
 SEARCH_WORDS = re.compile(r"\bsearch|\bfind\b|\bquery\b|\bfilter\b", re.I)
 
 
@@ -247,6 +248,7 @@ def record_link(goal: RecordGoal, observation: Observation, tried: set[str], flo
 def on_record(goal: RecordGoal, observation: Observation) -> bool:
     """The page's heading or title is the record the goal describes."""
     heads = [visible_text(e) for e in _elements(observation) if is_heading(e)] + [observation.get("title") or ""]
+    heads = [h for h in heads if not RESULTS.search(h)]  # 'Search results for <the description>' is not the record
     if goal.number and any(re.search(rf"(?:#|\b){goal.number}\b", h) for h in heads):
         return True
     words = record_words(goal)
