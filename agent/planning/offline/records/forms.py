@@ -45,7 +45,24 @@ TITLE_WORDS = ("title", "summary", "subject", "name", "page name", "heading", "s
 TEXT_WORDS = ("description", "comment", "text", "body", "content", "message", "details", "note", "reply")
 FIELD_MATCH = 0.62
 OPTION_MATCH = 0.8
-RESULTS = re.compile(r"\b(?:search|results?|matches|matching|found|query)\b", re.I)
+RESULTS = re.compile(
+    r"\b(?:search\s+results?|results?\s+(?:for|of)|match(?:es|ing)\s+for|\d+\s+(?:results?|matches|hits))\b|"
+    r"^\s*(?:search(?:ing)?\s*(?:for\b|:)|results\b)",
+    re.I,
+)
+#: Field names that mean the same: the goal says 'assign to', the form says 'Owner'.
+FIELD_SYNONYMS: tuple[tuple[str, ...], ...] = (
+    ("assigned to", "owner", "assignee", "owned by", "assigned", "responsible"),
+    ("status", "state", "action", "workflow"),
+    ("priority", "importance", "urgency"),
+    ("severity", "impact"),
+    ("due date", "due", "deadline", "date"),
+    ("title", "summary", "subject", "name", "heading"),
+    ("description", "details", "body", "text", "content"),
+    ("component", "area", "module", "category"),
+    ("milestone", "release", "target version", "version"),
+    ("tags", "keywords", "labels"),
+)
 SEARCH_WORDS = re.compile(r"\bsearch|\bfind\b|\bquery\b|\bfilter\b", re.I)
 
 
@@ -102,6 +119,14 @@ def _best(phrase: str, candidates: list[Element], floor: float = FIELD_MATCH) ->
     return candidates[best] if scores[best] >= floor else None
 
 
+def _with_synonyms(words: str) -> list[str]:
+    """The goal's field words first, then the names that mean the same."""
+    if not words:
+        return []
+    group = next((g for g in FIELD_SYNONYMS if any(similarity(words, w) >= 0.9 for w in g)), ())
+    return [words, *(w for w in group if w != words)]
+
+
 def option_of(el: Element, value: str) -> str:
     """The option of a dropdown that ``value`` means ('' when none is close)."""
     options = [o for o in el.get("options") or [] if o.strip()]
@@ -116,7 +141,11 @@ def _radio_for(value: str, fields: list[Element]) -> Element | None:
 
 def _value_fill(words: str, value: str, fields: list[Element]) -> Fill | None:
     """The field named ``words`` (a text field, a dropdown or a radio group) set to ``value``."""
-    named = _best(words, [e for e in fields if not is_checkable(e)]) if words else None
+    named = None
+    for phrase in _with_synonyms(words):
+        named = _best(phrase, [e for e in fields if not is_checkable(e)])
+        if named is not None:
+            break
     if named is not None and is_select(named):
         option = option_of(named, value)
         return Fill(named, option, "select", words) if option else None

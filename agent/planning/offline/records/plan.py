@@ -247,6 +247,7 @@ def _section(goal: RecordGoal, observation: Observation, tried: set[str]) -> Any
     links = [
         e for e in observation.get("elements") or []
         if is_link(e) and visible_text(e) not in tried and len(visible_text(e)) <= 30 and kind & kind_of(visible_text(e))
+        and (goal.op == "create" or not _CREATING.search(visible_text(e)))
     ]  # fmt: skip
     return _best(goal.noun, links, 0.3) if links else None
 

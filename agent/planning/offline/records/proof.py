@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 
 from agent.planning.offline.page import is_select, is_text_field, role_of, visible_text
-from agent.planning.offline.records.forms import form_fields, save_control
+from agent.planning.offline.records.forms import _with_synonyms, form_fields, save_control
 from agent.planning.offline.records.goal import RecordGoal
 from agent.planning.offline.text import norm, similarity
 from agent.types import Observation
@@ -87,8 +87,9 @@ def read_change(goal: RecordGoal, observation: Observation) -> Reading:
             reading.unseen.append(value)
             continue
         words = next((w for w, v in labelled.items() if v == value), "")
-        named = [ln for ln in hits if words and any(similarity(w, ln) >= 0.5 for w in [words, *words.split()])]
+        names = _with_synonyms(words)
+        named = [ln for ln in hits if any(similarity(w, ln) >= 0.5 or norm(w) in norm(ln) for w in names)]
         line = (named or hits)[0]
-        shown = f"{words}: {line}" if words and not named else line
-        reading.seen.append(shown[:160])
+        what = f"{words} {value!r}" if words else repr(value[:80])
+        reading.seen.append(f"{what} shown: {line[:140]}")
     return reading
