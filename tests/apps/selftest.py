@@ -1,0 +1,22 @@
+"""The self-test both applications share: the right clicks pass a goal's check, doing nothing fails it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.apps.harness import AppGoal, Application, Solution
+
+
+async def solved_problems(app: Application, goal: AppGoal, solution: Solution, page: Any) -> list[str]:
+    """Run the scripted solution on a fresh database; what the check still finds wrong (none expected)."""
+    before = app.reset()
+    await page.goto(app.base_url + goal.start)
+    found = await solution(page, app.base_url)
+    return app.judge(goal, before, found if isinstance(found, str) else None, page.url)
+
+
+async def idle_problems(app: Application, goal: AppGoal, page: Any) -> list[str]:
+    """Open the goal's start page and do nothing else; what the check finds wrong (something expected)."""
+    before = app.reset()
+    await page.goto(app.base_url + goal.start)
+    return app.judge(goal, before, None, page.url)
