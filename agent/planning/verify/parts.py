@@ -35,7 +35,7 @@ from agent.planning.offline.intents import (
     is_secret_field,
 )
 from agent.planning.offline.questions import analyze
-from agent.planning.offline.records.plan import record_goal_of
+from agent.planning.offline.records.plan import leading_intents, record_goal_of
 from agent.planning.verify.changes import change_part
 
 
@@ -191,8 +191,7 @@ def goal_parts(goal: str) -> list[GoalPart]:
     """The goal's checkable parts, in goal order (empty for an empty goal)."""
     parsed = parse_goal(goal)
     record = record_goal_of(parsed)
-    intents = [i for i in parsed.intents if not isinstance(i, Ask)] if record and not parsed.understood else []
-    intents = list(parsed.intents) if record is None else intents
+    intents = list(parsed.intents) if record is None else leading_intents(parsed)
     login = any(isinstance(i, Submit) and i.purpose == "login" for i in intents) or (
         any(isinstance(i, TypeText) and is_secret_field(i.field) for i in intents)
         and any(isinstance(i, Click) and _LOGIN_WORDS.search(i.target) for i in intents)

@@ -29,7 +29,7 @@ from agent.types import Element, Observation
 
 #: A control that saves what the form holds.
 SAVE = re.compile(
-    r"\b(?:save|submit|create|add|post|update|publish|commit|send|apply|ok|done|change|modify|file|reply|"
+    r"\b(?:save|submit|create|add|post|update|publish|commit|send|apply|ok|done|file|reply|"
     r"comment|confirm|yes|register)\b",
     re.I,
 )
@@ -146,10 +146,11 @@ def _value_fill(words: str, value: str, fields: list[Element]) -> Fill | None:
         named = _best(phrase, [e for e in fields if not is_checkable(e)])
         if named is not None:
             break
-    if named is not None and is_select(named):
+    if named is not None and is_select(named) and not is_text_field(named):
         option = option_of(named, value)
-        return Fill(named, option, "select", words) if option else None
-    if named is not None and is_text_field(named):
+        if option:
+            return Fill(named, option, "select", words)
+    elif named is not None and is_text_field(named):
         return Fill(named, value, "type", words)
     for el in fields:  # a dropdown anywhere that offers the value ('close as fixed': a resolution list)
         if is_select(el) and not is_text_field(el):
@@ -158,6 +159,34 @@ def _value_fill(words: str, value: str, fields: list[Element]) -> Fill | None:
                 return Fill(el, option, "select", words or value)
     radio = _radio_for(value, fields)
     return Fill(radio, value, "check", words or value) if radio is not None else None
+
+
+def _row(el: Element) -> tuple[float, float]:
+    box = el.get("bbox") or [0.0, 0.0, 0.0, 0.0]
+    return float(box[0]), float(box[1]) + float(box[3]) / 2
+
+
+def radio_of(el: Element, fields: list[Element]) -> Element | None:
+    """The radio button on the same line, left of a field: the field counts only when that radio is chosen
+    ('resolve as [fixed]', 'reassign to [____]')."""
+    x, y = _row(el)
+    beside = [r for r in fields if is_checkable(r) and abs(_row(r)[1] - y) <= 12 and _row(r)[0] < x]
+    return max(beside, key=lambda r: _row(r)[0]) if beside else None
+
+
+def _goal_options(goal: RecordGoal, fields: list[Element], taken: set[int]) -> list[Fill]:
+    """Dropdown options the goal names in passing ('an enhancement for the editor component'): the page decides."""
+    words = f" {norm(goal.wording)} "
+    fills = []
+    for el in fields:
+        if not is_select(el) or is_text_field(el) or int(el.get("id") or -1) in taken:
+            continue
+        current = norm(str(el.get("value") or ""))
+        named = [o for o in el.get("options") or [] if len(norm(o)) >= 2 and f" {norm(o)} " in words]
+        named = [o for o in named if norm(o) != current]
+        if len(named) == 1:
+            fills.append(Fill(el, named[0], "select", field_label(el)))
+    return fills
 
 
 def plan_fills(goal: RecordGoal, observation: Observation) -> tuple[list[Fill], list[str]]:
@@ -169,8 +198,13 @@ def plan_fills(goal: RecordGoal, observation: Observation) -> tuple[list[Fill], 
     fills: list[Fill] = []
     missing: list[str] = []
     if goal.title and goal.op == "create":
-        el = _best(" ".join(TITLE_WORDS), lines, 0.3) or _best("title", lines) or (lines[0] if lines else None)
-        fills.append(Fill(el, goal.title, "type", "title")) if el is not None else missing.append(goal.title)
+        el = next((e for w in TITLE_WORDS if (e := _best(w, lines)) is not None), None)
+        if el is None and len(lines) == 1 and not names_record(goal.title, observation):
+            el = lines[0]  # the one line of a form for creating: its name
+        if el is not None:
+            fills.append(Fill(el, goal.title, "type", "title"))
+        elif not names_record(goal.title, observation):  # a page created at its name already carries it
+            missing.append(goal.title)
     if goal.text:
         wanted = "comment" if goal.op == "comment" else "text"
         area = _best(wanted, areas, 0.5) or (areas[0] if len(areas) == 1 else None) or (areas[0] if areas else None)
@@ -178,10 +212,15 @@ def plan_fills(goal: RecordGoal, observation: Observation) -> tuple[list[Fill], 
         fills.append(Fill(area, goal.text, how, wanted)) if area is not None else missing.append(goal.text)
     for words, value in goal.settings:
         fill = _value_fill(words, value, fields)
+        if fill is not None and goal.adds and fill.how == "type":
+            fill = Fill(fill.element, value, "append", words)
         fills.append(fill) if fill is not None else missing.append(value)
     for value in goal.loose:
         fill = _value_fill("", value, fields)
         fills.append(fill) if fill is not None else missing.append(value)
+    taken = {int(f.element.get("id") or -1) for f in fills}
+    if goal.op in ("create", "update"):
+        fills += _goal_options(goal, fields, taken)
     if goal.op in STATUS_WORDS:
         status = next((f for w in STATUS_WORDS[goal.op] if (f := _value_fill("status", w, fields))), None)
         if status is None:
@@ -190,6 +229,10 @@ def plan_fills(goal: RecordGoal, observation: Observation) -> tuple[list[Fill], 
             fills.insert(0, status)
         elif status is None and not fills:
             missing.append(goal.op)
+    for fill in list(fills):
+        radio = radio_of(fill.element, fields) if fill.how != "check" else None
+        if radio is not None and not radio.get("checked") and all(f.element is not radio for f in fills):
+            fills.insert(fills.index(fill), Fill(radio, field_label(radio), "check", fill.what))
     used: set[int] = set()
     unique = []
     for fill in fills:
@@ -215,7 +258,11 @@ def save_control(observation: Observation, after: list[Element]) -> Element | No
     buttons = [
         e
         for e in _elements(observation)
-        if is_button(e) and SAVE.search(visible_text(e) or field_label(e)) and not NOT_SAVE.search(visible_text(e) or field_label(e))
+        if is_button(e)
+        and (e.get("tag") or "").lower() != "summary"
+        and "aria-expanded" not in (e.get("attrs") or {})
+        and SAVE.search(visible_text(e) or field_label(e))
+        and not NOT_SAVE.search(visible_text(e) or field_label(e))
     ]
     if not buttons:
         return None
@@ -285,6 +332,12 @@ def on_record(goal: RecordGoal, observation: Observation) -> bool:
         return False
     scores = blended(words, heads, [similarity(words, h) for h in heads], weight=0.8)
     return max(scores, default=0.0) >= 0.6
+
+
+def names_record(name: str, observation: Observation) -> bool:
+    """The page's title or main heading carries ``name``."""
+    heads = [observation.get("title") or ""] + [visible_text(e) for e in _elements(observation) if is_heading(e)]
+    return any(norm(name) in norm(h) for h in heads if h)
 
 
 def search_box(observation: Observation) -> Element | None:

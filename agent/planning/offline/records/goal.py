@@ -26,7 +26,10 @@ OPERATIONS: dict[str, tuple[str, ...]] = {
         "set", "change", "raise", "lower", "bump", "increase", "decrease", "update", "make", "assign",
         "reassign", "move", "rename", "switch", "mark", "edit", "modify", "fix", "correct", "replace",
     ),  # fmt: skip
-    "create": ("file", "create", "add", "new", "open a new", "submit", "report", "log", "write", "start", "post"),
+    "create": (
+        "file", "create", "add", "new", "open a new", "submit", "report", "write", "start", "post", "make a new",
+        "make a", "log a new",
+    ),  # fmt: skip
     "open": ("open", "show", "show me", "take me to", "bring me to", "go to", "find", "navigate to", "view"),
 }
 #: The words each operation's control is likely to carry ("New Ticket", "Add comment", "Modify", "Edit page").
@@ -77,7 +80,7 @@ _DESCRIBED = re.compile(
     r"\b(?:the|that|this|a|an|my|our)\s+(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?P<how>about|where|on|"
     r"regarding|concerning|for|with\s+the\s+title|titled|called|named|in\s+which|that|which|whose)\s+"
     r"(?P<d>.+?)(?=\s+(?:saying|that\s+says|with\s+(?:the\s+)?(?:text|comment|priority|status)|to\s+(?:the\s+)?"
-    r"\w+$|as\s+\w+$)|\s+(?:is|was|are|has\s+become|seems|got)\s+(?!\w+ing\b)|[,;:]|\.\s|$)",
+    r"\w+(?:\s+[\w.]+)?$|as\s+\w+$)|\s+(?:is|was|are|has\s+become|seems|got)\s+(?!\w+ing\b)|[,;:]|\.\s|$)",
     I,
 )
 _SEARCH = re.compile(
@@ -102,6 +105,12 @@ KINDS: tuple[frozenset[str], ...] = (
     frozenset("order booking reservation".split()),
     frozenset("product item".split()),
 )
+_VERBS = "|".join(sorted({v for vs in OPERATIONS.values() for v in vs}, key=len, reverse=True))
+_SENTENCES = re.compile(r"(?<=[.!?])\s+|\s*;\s*|\s*\n\s*|,?\s+then\s+|,?\s+and\s+(?=(?:" + _VERBS + r")\s)", I)
+_CONTEXT = re.compile(r"^\s*(?:in|on|at|within)\s+(?P<where>(?:the\s+)?[^,\x00]{2,60}?),\s*", I)
+_PREDICATE = re.compile(r"\s+(?:is|are|was|were|has|have|seems?|looks?|got|needs?)\b.*$", I)
+_ARTICLE = re.compile(r"^(?:the|a|an|that|this|our|my)\s+", I)
+_PAGE_WORD = re.compile(r"(?:\s+(?:wiki\s+)?page)?(?:\s*,?\s+keeping\b.*)?$", I)
 _REFERENCE = re.compile(r"\b(?:that|this|the\s+same|it|its)\b", I)
 _NOT_FIELDS = frozenset("it its this that the a an them new one".split())
 
@@ -120,6 +129,8 @@ class RecordGoal:
     loose: tuple[str, ...] = ()  # values without a field word ("close as fixed"): the page decides
     search: str = ""  # an explicit search the goal asks for
     first_found: bool = False  # "open the ticket it finds"
+    adds: bool = False  # the setting's value goes next to what the field holds ('add the keyword X')
+    wording: str = field(default="", compare=False)  # the goal's own words, quoted values left out
     spans: tuple[str, ...] = field(default=(), compare=False)
 
     @property
@@ -145,10 +156,9 @@ def _op_of(clause: str) -> tuple[str, str]:
     if re.match(r"^(?:add|append|insert)\s+(?:a\s+|an\s+|another\s+|one\s+more\s+|the\s+)?(?:last\s+|final\s+|new\s+)?"
                 r"(?:line|sentence|step|paragraph|item|entry|bullet|row|note)\b", lowered):  # fmt: skip
         return "append", c
-    for op, verbs in OPERATIONS.items():
-        for verb in sorted(verbs, key=len, reverse=True):
-            if lowered == verb or lowered.startswith(verb + " "):
-                return op, c[len(verb) :].strip()
+    for verb, op in sorted(((v, o) for o, vs in OPERATIONS.items() for v in vs), key=lambda p: -len(p[0])):
+        if lowered == verb or lowered.startswith(verb + " "):
+            return op, c[len(verb) :].strip()
     return "", c
 
 
@@ -167,9 +177,13 @@ def _clean(value: str, spans: tuple[str, ...]) -> str:
 def read_record_goal(goal: str) -> RecordGoal | None:
     """The goal as a record operation, or None when its wording is not one (the grammar then has it)."""
     masked, spans = mask_quotes((goal or "").strip())
-    sentences = [s for s in re.split(r"(?<=[.!?])\s+|\s*;\s*|\s*\n\s*|,?\s+then\s+", masked) if s.strip()]
+    sentences = [s for s in _SENTENCES.split(masked) if s.strip()]
     op, rest, described = "", "", ""
     for sentence in sentences:
+        context = _CONTEXT.match(sentence)
+        if context:  # 'In the wiki, make a new page ...', 'On the CodingStyle wiki page, ...'
+            described = f"{described} {context.group('where')}".strip()
+            sentence = sentence[context.end() :]
         found, after = _op_of(sentence)
         if found and not op:
             op, rest = found, after
@@ -187,9 +201,13 @@ def read_record_goal(goal: str) -> RecordGoal | None:
     if not text:
         colon = _COLON_VALUE.search(body)
         text = colon.group("v") if colon else ""
+    if not text and op == "append":
+        first = re.search(r"\x00\d+\x00", body)  # 'Append the line "Week 51: alice" to ...'
+        text = first.group(0) if first else ""
     number = _NUMBER.search(masked)
     about = ""
     noun = ""
+    adds = False
     for m in _DESCRIBED.finditer(f"{described} . {body}"):
         if m.group("how").lower() in ("titled", "called", "named", "with the title") and op == "create":
             continue
@@ -207,6 +225,16 @@ def read_record_goal(goal: str) -> RecordGoal | None:
     if assign:
         settings.append(("assigned to", _clean(assign.group("v"), spans)))
         stripped = stripped.replace(assign.group(0), " ")
+    renamed = re.match(r"^\s*(?:please\s+)?rename\b", masked, I)
+    if renamed and not settings:
+        to = _TO_VALUE.search(stripped)
+        if to:
+            settings.append(("title", _clean(to.group("v"), spans)))
+            stripped = stripped[: to.start()]
+    moved = re.search(r"\bto\s+(?:the\s+)?" + _F + r"\s+" + _V + r"\s*$", stripped, I) if op == "update" else None
+    if moved and not settings and moved.group("f").lower() not in _NOT_FIELDS | KINDS[0] | KINDS[1]:
+        settings.append((moved.group("f").lower(), _clean(moved.group("v"), spans)))  # 'move it to milestone 2.1'
+        stripped = stripped[: moved.start()]
     verb_setting = _VERB_SETTING.match(stripped.strip()) if op in ("update", "close", "reopen") else None
     for m in [*_WITH_SETTING.finditer(stripped), *([verb_setting] if verb_setting else [])]:
         f = m.group("f").strip().lower()
@@ -223,9 +251,18 @@ def read_record_goal(goal: str) -> RecordGoal | None:
         return None
     if op == "create" and not (title or text or settings or _noun_in(body)):
         return None
-    if op == "append" and not about:
-        target = re.search(r"\b(?:to|in|on)\s+(?:the\s+)?(?P<d>[^:\x00]+?)(?:\s+in\s+the\s+\w+)?\s*(?::|$)", body, I)
-        about = target.group("d") if target else ""
+    if op in ("append", "update") and not about:
+        target = re.search(
+            r"\b(?:to|in|on|of)\s+(?:the\s+)?(?P<d>(?!\x00)[^:,\x00]+?)(?:\s+in\s+the\s+\w+)?\s*(?::|,|$)", body, I
+        )
+        about = target.group("d") if target and op == "append" else ""
+    if not about and not number and described and op != "create":
+        about = _PREDICATE.sub("", _ARTICLE.sub("", described.strip(" .,"))).strip()  # 'The dark mode colours ... are fixed now.'
+    about = "" if search else _PAGE_WORD.sub("", about).strip()
+    added = re.match(r"^(?:the\s+|a\s+|an\s+)?(?P<f>[a-z]+)\s+(?P<v>\x00\d+\x00|[\w.-]+)\s+to\b", body, I)
+    if op == "create" and (about or number) and added:  # 'Add the keyword regression to the ticket about ...'
+        op, adds = "update", True
+        settings = [(added.group("f").lower(), _clean(added.group("v"), spans))]
     return RecordGoal(
         op=op,
         noun=(noun or _noun_in(f"{body} {described}")).lower(),
@@ -237,6 +274,8 @@ def read_record_goal(goal: str) -> RecordGoal | None:
         loose=tuple(loose),
         search=_clean((search.group("q") or search.group("q2") or "") if search else "", spans),
         first_found=first_found,
+        adds=adds,
+        wording=re.sub(r"\x00\d+\x00", " ", masked).replace(title, " ") if title else re.sub(r"\x00\d+\x00", " ", masked),
         spans=spans,
     )
 

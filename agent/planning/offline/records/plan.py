@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 from agent import terminals
 from agent.planning.base import HistoryItem, PlanRequest, PlanResult
 from agent.planning.offline.grammar import ParsedGoal
-from agent.planning.offline.intents import Ask, Click, Search, SelectOption, SetCheck, TypeText
+from agent.planning.offline.intents import Ask, Click, Intent, Navigate, Search, SelectOption, SetCheck, Submit, TypeText
 from agent.planning.offline.page import is_link, visible_text
 from agent.planning.offline.records.forms import (
     SAVE,
@@ -31,7 +32,7 @@ from agent.planning.offline.records.forms import (
 )
 from agent.planning.offline.records.goal import RecordGoal, kind_of, read_record_goal
 from agent.planning.offline.records.proof import CONFLICT, read_change
-from agent.planning.offline.text import clip
+from agent.planning.offline.text import clip, norm, split_identifier
 from agent.types import Observation
 
 MAX_SAVES = 3
@@ -45,24 +46,30 @@ LISTING_WORDS = "list index all browse view report reports overview"
 
 
 def record_goal_of(parsed: ParsedGoal) -> RecordGoal | None:
-    """The record operation in a goal the grammar cannot read (or reads only as a click on a description)."""
+    """The record operation of a goal: in what the grammar cannot read, or in a goal that describes a record
+    (the grammar would only guess a click or a typing from its words)."""
     whole = read_record_goal(parsed.goal)
     if parsed.understood:
-        guessed = all(isinstance(i, Click | Ask | Search) for i in parsed.intents)
-        if whole is not None and (whole.search and whole.first_found):
-            return whole  # 'use the search to look for X and open what it finds': not a typing into a field
-        return whole if whole is not None and guessed and (whole.about or whole.number or whole.search) else None
+        return whole if whole is not None and (whole.about or whole.number or whole.search) else None
     if not parsed.unknown:
         return None
     rest = read_record_goal(". ".join(parsed.unknown))
     return rest if parsed.intents else (rest or whole)
 
 
+def leading_intents(parsed: ParsedGoal) -> list[Intent]:
+    """What the grammar reads before the record operation and must be done first: everything it read beside
+    an unread clause, or a login ('log in as dave and comment on #10 ...')."""
+    actions = [i for i in parsed.intents if not isinstance(i, Ask)]
+    if parsed.unknown:
+        return actions
+    logins = [n for n, i in enumerate(actions) if isinstance(i, Submit) and i.purpose == "login"]
+    return actions[: logins[-1] + 1] if logins else []
+
+
 def leading_goal(parsed: ParsedGoal, record: RecordGoal) -> str:
-    """The parts the grammar did read before the record operation ('log in as ...'), as plan steps."""
-    if not parsed.unknown:
-        return ""
-    return "; ".join(i.step() for i in parsed.intents if not isinstance(i, Ask))
+    """The leading intents as plan steps ('' when there are none)."""
+    return "; ".join(i.step() for i in leading_intents(parsed))
 
 
 def _result(**fields: Any) -> PlanResult:
@@ -139,7 +146,8 @@ def plan_record(request: PlanRequest, goal: RecordGoal) -> PlanResult:
         return _open(goal, observation, history, raw)
     found = not goal.needs_record or on_record(goal, observation) or _started(goal, history)
     fills, missing = plan_fills(goal, observation)
-    if found and fills and not missing and _form_ready(goal, observation, history):
+    staged = bool(fills) and missing and _first_stage(goal, observation, fills)
+    if found and fills and (not missing or staged) and _form_ready(goal, observation, history, fills):
         return _fill(goal, observation, fills, raw)
     if not found:
         return _find(goal, observation, history, raw)
@@ -150,6 +158,12 @@ def plan_record(request: PlanRequest, goal: RecordGoal) -> PlanResult:
     section = _section(goal, observation, _clicked(history))
     if section is not None:
         return _steps([Click(visible_text(section), "link").step()], f"the {goal.noun} section has its controls", raw)
+    named = _page_by_name(goal, observation, history)
+    if named:
+        return _steps([Navigate(named).step()], "pages here live at their name: open the new page's address", raw)
+    listing = _listing(goal, observation, _clicked(history)) if goal.op == "create" else None
+    if listing is not None:
+        return _steps([Click(visible_text(listing), "link").step()], "an index of records may offer to create one", raw)
     what = ", ".join(missing) or goal.op
     return _unmet("step_failed", f"Could not find where to {goal.op} on this page ({what}).", raw)
 
@@ -165,12 +179,52 @@ def _started(goal: RecordGoal, history: list[HistoryItem]) -> bool:
     )
 
 
-def _form_ready(goal: RecordGoal, observation: Observation, history: list[HistoryItem]) -> bool:
-    """A create goal fills a form only on a page for creating (or after its 'New ...' control was used)."""
+def _form_ready(goal: RecordGoal, observation: Observation, history: list[HistoryItem], fills: list[Fill]) -> bool:
+    """A create goal fills a form only on a page for creating (or after its 'New ...' control was used, or
+    when the form's own button creates)."""
     if goal.op != "create":
         return True
     where = f"{observation.get('title') or ''} {observation.get('url') or ''}"
-    return bool(_CREATING.search(where)) or any(_CREATING.search(t) for t in _clicked(history))
+    save = save_control(observation, [f.element for f in fills])
+    return (
+        bool(_CREATING.search(where))
+        or any(_CREATING.search(t) for t in _clicked(history))
+        or (save is not None and bool(_CREATING.search(field_label(save))))
+    )
+
+
+def _page_by_name(goal: RecordGoal, observation: Observation, history: list[HistoryItem]) -> str:
+    """A wiki keeps each page at an address ending in its name: when this page's address ends in its own title,
+    the new page named ``goal.title`` is at the same address with that name (the wiki offers to create it)."""
+    if goal.op != "create" or not goal.title or not re.fullmatch(r"[\w.-]+", goal.title):
+        return ""
+    url = str(observation.get("url") or "")
+    parts = urlsplit(url)
+    head, _, last = parts.path.rpartition("/")
+    name = unquote(last)
+    heads = [observation.get("title") or ""] + [visible_text(e) for e in observation.get("elements") or [] if (e.get("tag") or "") == "h1"]
+    if not name or not any(norm(split_identifier(name)) in norm(split_identifier(h)) or name in h for h in heads):
+        return ""
+    target = urlunsplit((parts.scheme, parts.netloc, f"{head}/{quote(goal.title)}", "", ""))
+    return "" if any(h.get("plan_step") == Navigate(target).step() for h in history) else target
+
+
+def _first_stage(goal: RecordGoal, observation: Observation, fills: list[Fill]) -> bool:
+    """A form that creates the record from its name first ('Page name' + 'Create page'), the rest comes after."""
+    save = save_control(observation, [f.element for f in fills])
+    return goal.op == "create" and any(f.what == "title" for f in fills) and save is not None and bool(
+        _CREATING.search(field_label(save))
+    )
+
+
+def _placed(history: list[HistoryItem]) -> set[str]:
+    """Values already put into fields by earlier steps."""
+    done = set()
+    for item in _ok(history):
+        m = re.match(r'^(?:Type|Append|Select) ["“«\'](?P<v>.+?)["”»\']', str(item.get("plan_step") or ""))
+        if m:
+            done.add(m.group("v"))
+    return done
 
 
 def _fill(goal: RecordGoal, observation: Observation, fills: list[Fill], raw: dict[str, Any]) -> PlanResult:
@@ -204,6 +258,9 @@ def _after_save(
             return _fill(goal, observation, fills, raw)  # the form came back with the other change: save ours again
     if reading.problem and reading.problem != "preview":
         return _unmet("page_error", f"The page refused the change: {reading.problem}", raw)
+    fills, _ = plan_fills(goal, observation)
+    if any(f.value not in _placed(history) for f in fills) and saves < MAX_SAVES:
+        return _fill(goal, observation, fills, raw)  # the next stage of the form takes the rest
     title = goal.title if goal.op == "create" else ""
     link = record_link(RecordGoal(op="open", about=title), observation, _clicked(history)) if title else None
     if link is not None:
@@ -238,7 +295,9 @@ def _listing(goal: RecordGoal, observation: Observation, tried: set[str]) -> Any
         and not _CREATING.search(visible_text(e))
     ]  # fmt: skip
     noun = goal.noun.split()[-1] if goal.noun else "records"
-    return _best(f"{noun}s {LISTING_WORDS}", links, 0.3) or _best(noun, links, 0.5)
+    named = [{**e, "text": split_identifier(visible_text(e))} for e in links]  # 'TitleIndex' -> 'Title Index'
+    pick = _best(f"{noun}s {LISTING_WORDS}", named, 0.3) or _best(noun, named, 0.5)  # type: ignore[arg-type]
+    return links[named.index(pick)] if pick is not None else None
 
 
 def _section(goal: RecordGoal, observation: Observation, tried: set[str]) -> Any:
