@@ -26,7 +26,9 @@ def change_part(record: RecordGoal, goal: str) -> dict[str, Any]:
     return {"kind": "change", "step": "", "text": text, "record": goal}
 
 
-def change_evidence(part: dict[str, Any], history: list[dict[str, Any]], observation: dict[str, Any]) -> Proof:
+def change_evidence(
+    part: dict[str, Any], history: list[dict[str, Any]], observation: dict[str, Any]
+) -> Proof:
     record = record_goal_of(parse_goal(str(part.get("record") or "")))
     if record is None:
         return None, f"{part.get('text')}: the goal is no longer read as a record operation"
@@ -35,15 +37,35 @@ def change_evidence(part: dict[str, Any], history: list[dict[str, Any]], observa
     if record.op == "open":
         if on_record(record, observation):
             quote = f"heading/title: {observation.get('title') or ''}"
-            return {"part": part.get("id", ""), "kind": "state", "step": step, "url": url, "element": "", "quote": quote}, ""
+            return {
+                "part": part.get("id", ""),
+                "kind": "state",
+                "step": step,
+                "url": url,
+                "element": "",
+                "quote": quote,
+            }, ""
         return None, f"{part.get('text')}: the page open is not that record"
     if not saves_sent(history):
         return None, f"{part.get('text')}: no save was sent"
     reading = read_change(record, observation)
     if reading.problem:
-        why = "the page is still a preview" if reading.problem == "preview" else f"the page answered {reading.problem!r}"
+        why = (
+            "the page is still a preview"
+            if reading.problem == "preview"
+            else f"the page answered {reading.problem!r}"
+        )
         return None, f"{part.get('text')}: {why}"
     if not reading.proven:
-        return None, f"{part.get('text')}: the page does not show " + ", ".join(repr(v) for v in reading.unseen)
+        return None, f"{part.get('text')}: the page does not show " + ", ".join(
+            repr(v) for v in reading.unseen
+        )
     quote = "; ".join(reading.seen)
-    return {"part": part.get("id", ""), "kind": "state", "step": step, "url": url, "element": "", "quote": quote[:300]}, ""
+    return {
+        "part": part.get("id", ""),
+        "kind": "state",
+        "step": step,
+        "url": url,
+        "element": "",
+        "quote": quote[:300],
+    }, ""

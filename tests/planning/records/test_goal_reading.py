@@ -12,7 +12,12 @@ from agent.planning.offline.records.plan import record_goal_of
 
 def test_titled_with_field_value():
     goal = read_record_goal('File a new defect titled "Crash on save" with priority critical')
-    assert (goal.op, goal.noun, goal.title, goal.settings) == ("create", "defect", "Crash on save", (("priority", "critical"),))
+    assert (goal.op, goal.noun, goal.title, goal.settings) == (
+        "create",
+        "defect",
+        "Crash on save",
+        (("priority", "critical"),),
+    )
 
 
 @pytest.mark.parametrize("wording", ["called", "named", "titled", "entitled"])
@@ -36,7 +41,11 @@ def test_record_described_in_a_sentence_before_the_command():
     goal = read_record_goal(
         "The bug where sync stalls after wake from sleep is worse than we thought. Raise its priority to critical."
     )
-    assert (goal.op, goal.about, goal.settings) == ("update", "sync stalls after wake from sleep", (("priority", "critical"),))
+    assert (goal.op, goal.about, goal.settings) == (
+        "update",
+        "sync stalls after wake from sleep",
+        (("priority", "critical"),),
+    )
 
 
 @pytest.mark.parametrize(
@@ -59,7 +68,9 @@ def test_assign_to_a_person():
 
 
 def test_append_a_line_keeps_the_quoted_text_whole():
-    goal = read_record_goal('Add a last step to the release checklist in the wiki: "Announce it on the forum."')
+    goal = read_record_goal(
+        'Add a last step to the release checklist in the wiki: "Announce it on the forum."'
+    )
     assert (goal.op, goal.about, goal.text) == ("append", "release checklist", "Announce it on the forum.")
 
 

@@ -24,25 +24,54 @@ class Case:
 
 
 CASES = [
-    Case('File a new defect titled "Crash when saving a draft" with priority critical',
-         "SELECT priority FROM ticket WHERE summary = 'Crash when saving a draft'", [("critical",)], "critical"),
-    Case('Create a ticket called "Dark mode for the editor" saying "Many users asked for it."',
-         "SELECT description FROM ticket WHERE summary = 'Dark mode for the editor'", [("Many users asked for it.",)],
-         "Many users asked for it"),
-    Case('Add a comment to the ticket about the login timeout saying "Seen again on Monday"',
-         "SELECT text FROM comment WHERE ticket = 3", [("Seen again on Monday",)], "Seen again on Monday"),
-    Case("The bug where the laptop does not wake from sleep is worse than we thought. Raise its priority to critical",
-         "SELECT priority FROM ticket WHERE id = 1", [("critical",)], "critical"),
-    Case("The ticket about the CSV export dropping rows is done. Please close that ticket as fixed",
-         "SELECT status, resolution FROM ticket WHERE id = 2", [("closed", "fixed")], "closed"),
-    Case("Assign the ticket about printing receipts to alice",
-         "SELECT owner FROM ticket WHERE id = 4", [("alice",)], "alice"),
-    Case('Create a wiki page called TeamContacts that says "Ask Dana about the servers"',
-         "SELECT text FROM page WHERE name = 'TeamContacts'", [("Ask Dana about the servers",)], "Ask Dana"),
-    Case('Add a last step to the release checklist in the wiki: "Announce on the mailing list"',
-         "SELECT text FROM page WHERE name = 'ReleaseChecklist'",
-         [("Run the test suite\nTag the release\nUpload the packages\nAnnounce on the mailing list",)],
-         "Announce on the mailing list"),
+    Case(
+        'File a new defect titled "Crash when saving a draft" with priority critical',
+        "SELECT priority FROM ticket WHERE summary = 'Crash when saving a draft'",
+        [("critical",)],
+        "critical",
+    ),
+    Case(
+        'Create a ticket called "Dark mode for the editor" saying "Many users asked for it."',
+        "SELECT description FROM ticket WHERE summary = 'Dark mode for the editor'",
+        [("Many users asked for it.",)],
+        "Many users asked for it",
+    ),
+    Case(
+        'Add a comment to the ticket about the login timeout saying "Seen again on Monday"',
+        "SELECT text FROM comment WHERE ticket = 3",
+        [("Seen again on Monday",)],
+        "Seen again on Monday",
+    ),
+    Case(
+        "The bug where the laptop does not wake from sleep is worse than we thought. Raise its priority to critical",
+        "SELECT priority FROM ticket WHERE id = 1",
+        [("critical",)],
+        "critical",
+    ),
+    Case(
+        "The ticket about the CSV export dropping rows is done. Please close that ticket as fixed",
+        "SELECT status, resolution FROM ticket WHERE id = 2",
+        [("closed", "fixed")],
+        "closed",
+    ),
+    Case(
+        "Assign the ticket about printing receipts to alice",
+        "SELECT owner FROM ticket WHERE id = 4",
+        [("alice",)],
+        "alice",
+    ),
+    Case(
+        'Create a wiki page called TeamContacts that says "Ask Dana about the servers"',
+        "SELECT text FROM page WHERE name = 'TeamContacts'",
+        [("Ask Dana about the servers",)],
+        "Ask Dana",
+    ),
+    Case(
+        'Add a last step to the release checklist in the wiki: "Announce on the mailing list"',
+        "SELECT text FROM page WHERE name = 'ReleaseChecklist'",
+        [("Run the test suite\nTag the release\nUpload the packages\nAnnounce on the mailing list",)],
+        "Announce on the mailing list",
+    ),
 ]
 
 
@@ -51,23 +80,36 @@ async def test_record_goal_is_done_and_proven(run_tracker, tracker, case: Case):
     app, _ = tracker
     before = app.query("SELECT id, summary, priority, owner, status FROM ticket")
     result, _ = await run_tracker(case.goal, case.path)
-    assert result["terminal_type"] == terminals.GOAL_SATISFIED, (result["terminal_reason"], result.get("stop_reason"))
+    assert result["terminal_type"] == terminals.GOAL_SATISFIED, (
+        result["terminal_reason"],
+        result.get("stop_reason"),
+    )
     assert app.query(case.check) == case.want
     quotes = " ".join(str(e.get("quote") or "") for e in result.get("evidence") or [])
     assert case.evidence.lower() in quotes.lower(), result.get("evidence")
-    changed = [row for row in app.query("SELECT id, summary, priority, owner, status FROM ticket") if row not in before]
+    changed = [
+        row
+        for row in app.query("SELECT id, summary, priority, owner, status FROM ticket")
+        if row not in before
+    ]
     assert len(changed) <= 1, changed  # one record created or changed, no other
 
 
 async def test_search_then_open_the_ticket_it_finds(run_tracker):
     result, _ = await run_tracker('Use the search to look for "wake from sleep" and open the ticket it finds')
-    assert result["terminal_type"] == terminals.GOAL_SATISFIED, (result["terminal_reason"], result.get("stop_reason"))
+    assert result["terminal_type"] == terminals.GOAL_SATISFIED, (
+        result["terminal_reason"],
+        result.get("stop_reason"),
+    )
     assert result["url"].endswith("/ticket?id=1")
 
 
 async def test_take_me_to_a_described_ticket(run_tracker):
     result, _ = await run_tracker("Take me to the ticket about accented letters in search")
-    assert result["terminal_type"] == terminals.GOAL_SATISFIED, (result["terminal_reason"], result.get("stop_reason"))
+    assert result["terminal_type"] == terminals.GOAL_SATISFIED, (
+        result["terminal_reason"],
+        result.get("stop_reason"),
+    )
     assert result["url"].endswith("/ticket?id=5")
 
 

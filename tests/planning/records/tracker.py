@@ -34,7 +34,9 @@ def seed(db: Path) -> None:
             "CREATE TABLE comment (id INTEGER PRIMARY KEY, ticket INTEGER, text TEXT);"
             "CREATE TABLE page (name TEXT PRIMARY KEY, text TEXT);"
         )
-        con.executemany("INSERT INTO ticket (summary, description, priority, owner) VALUES (?,?,?,?)", TICKETS)
+        con.executemany(
+            "INSERT INTO ticket (summary, description, priority, owner) VALUES (?,?,?,?)", TICKETS
+        )
         con.executemany("INSERT INTO page VALUES (?,?)", PAGES)
 
 
@@ -130,7 +132,9 @@ class Tracker:
                     )  # fmt: skip
             if not preview:
                 return self._redirect(f"/ticket?id={tid}")
-        comments = "".join(f"<li>{_e(t)}</li>" for (t,) in self.query("SELECT text FROM comment WHERE ticket=?", tid))
+        comments = "".join(
+            f"<li>{_e(t)}</li>" for (t,) in self.query("SELECT text FROM comment WHERE ticket=?", tid)
+        )
         props = (
             f"<table class='properties'><tr><th>Status:</th><td>{_e(status)}</td><th>Resolution:</th>"
             f"<td>{_e(resolution)}</td></tr><tr><th>Priority:</th><td>{_e(priority)}</td><th>Owned by:</th>"
@@ -139,7 +143,11 @@ class Tracker:
         options = "".join(f"<option{' selected' if p == priority else ''}>{p}</option>" for p in PRIORITIES)
         resolutions = "".join(f"<option>{r}</option>" for r in ("fixed", "invalid", "wontfix", "duplicate"))
         last = "reopen" if status == "closed" else "resolve"
-        last_label = "reopen" if status == "closed" else f'resolve as <select name="resolution" aria-label="Resolution">{resolutions}</select>'
+        last_label = (
+            "reopen"
+            if status == "closed"
+            else f'resolve as <select name="resolution" aria-label="Resolution">{resolutions}</select>'
+        )
         modify = (
             f'<details{" open" if preview else ""}><summary>Modify Ticket</summary><form method="post" action="/ticket?id={tid}">'
             f'{self._token()}<label>Priority <select name="priority">{options}</select></label> '
@@ -171,11 +179,17 @@ class Tracker:
                 with sqlite3.connect(self.db) as con:
                     cur = con.execute(
                         "INSERT INTO ticket (summary, description, priority, owner) VALUES (?,?,?,?)",
-                        (args["summary"].strip(), args.get("description", ""), args.get("priority", "major"), ""),
+                        (
+                            args["summary"].strip(),
+                            args.get("description", ""),
+                            args.get("priority", "major"),
+                            "",
+                        ),
                     )
                 return self._redirect(f"/ticket?id={cur.lastrowid}")
         options = "".join(
-            f"<option{' selected' if p == args.get('priority', 'major') else ''}>{p}</option>" for p in PRIORITIES
+            f"<option{' selected' if p == args.get('priority', 'major') else ''}>{p}</option>"
+            for p in PRIORITIES
         )
         body = (
             f'<h1>Create New Ticket</h1>{error}<form method="post" action="/newticket">{self._token()}'
@@ -193,15 +207,27 @@ class Tracker:
             (i, s) for i, s, d in self.query("SELECT id, summary, description FROM ticket")
             if words and all(w in f"{s} {d}".lower() for w in words)
         ]  # fmt: skip
-        pages = [n for n, t in self.query("SELECT name, text FROM page") if words and all(w in f"{n} {t}".lower() for w in words)]
+        pages = [
+            n
+            for n, t in self.query("SELECT name, text FROM page")
+            if words and all(w in f"{n} {t}".lower() for w in words)
+        ]
         items = "".join(f'<li><a href="/ticket?id={i}">#{i}: {_e(s)}</a></li>' for i, s in hits)
         items += "".join(f'<li><a href="/wiki?page={quote(n)}">{_e(n)}</a></li>' for n in pages)
-        return self._page("Search", f"<h1>Search results for {_e(q)}</h1><ul>{items or '<li>No matches</li>'}</ul>")
+        return self._page(
+            "Search", f"<h1>Search results for {_e(q)}</h1><ul>{items or '<li>No matches</li>'}</ul>"
+        )
 
     # -- wiki -------------------------------------------------------------------------------------------------
     def wiki_index(self, handler) -> Response:
-        items = "".join(f'<li><a href="/wiki?page={quote(n)}">{_e(n)}</a></li>' for (n,) in self.query("SELECT name FROM page"))
-        return self._page("Wiki index", f'<h1>Wiki index</h1><ul>{items}</ul><p><a href="/wiki/new">Create a new page</a></p>')
+        items = "".join(
+            f'<li><a href="/wiki?page={quote(n)}">{_e(n)}</a></li>'
+            for (n,) in self.query("SELECT name FROM page")
+        )
+        return self._page(
+            "Wiki index",
+            f'<h1>Wiki index</h1><ul>{items}</ul><p><a href="/wiki/new">Create a new page</a></p>',
+        )
 
     def wiki(self, handler) -> Response:
         name = self._args(handler).get("page", "")
@@ -209,7 +235,10 @@ class Tracker:
         if not found:
             return self._page("Not found", "<h1>No such page</h1>", 404)
         lines = "".join(f"<p>{_e(line)}</p>" for line in found[0][0].splitlines())
-        return self._page(name, f'<h1>{_e(name)}</h1>{lines}<p><a href="/wiki/edit?page={quote(name)}">Edit this page</a></p>')
+        return self._page(
+            name,
+            f'<h1>{_e(name)}</h1>{lines}<p><a href="/wiki/edit?page={quote(name)}">Edit this page</a></p>',
+        )
 
     def _wiki_form(self, action: str, name: str, text: str, named: bool, preview: str = "") -> str:
         field = f'<label>Page name <input name="name" value="{_e(name)}"></label>' if named else ""
@@ -226,8 +255,14 @@ class Tracker:
         if "preview" in args:
             shown = "".join(f"<p>{_e(line)}</p>" for line in args.get("text", "").splitlines())
             preview = f'<div class="preview"><h2>Preview</h2>{shown}</div>'
-            return self._page(f"Editing {name}", f"<h1>Editing {_e(name)}</h1>" + self._wiki_form(action, name, args.get("text", ""), named, preview))
-        self.query("INSERT OR REPLACE INTO page VALUES (?, ?)", name, args.get("text", "").replace("\r\n", "\n"))
+            return self._page(
+                f"Editing {name}",
+                f"<h1>Editing {_e(name)}</h1>"
+                + self._wiki_form(action, name, args.get("text", ""), named, preview),
+            )
+        self.query(
+            "INSERT OR REPLACE INTO page VALUES (?, ?)", name, args.get("text", "").replace("\r\n", "\n")
+        )
         return self._redirect(f"/wiki?page={quote(name)}")
 
     def wiki_edit(self, handler) -> Response:
@@ -236,10 +271,16 @@ class Tracker:
         if handler.command == "POST":
             return self._wiki_save(handler, args, name, False, f"/wiki/edit?page={quote(name)}")
         text = (self.query("SELECT text FROM page WHERE name = ?", name) or [("",)])[0][0]
-        return self._page(f"Editing {name}", f"<h1>Editing {_e(name)}</h1>" + self._wiki_form(f"/wiki/edit?page={quote(name)}", name, text, False))
+        return self._page(
+            f"Editing {name}",
+            f"<h1>Editing {_e(name)}</h1>"
+            + self._wiki_form(f"/wiki/edit?page={quote(name)}", name, text, False),
+        )
 
     def wiki_new(self, handler) -> Response:
         args = self._args(handler)
         if handler.command == "POST":
             return self._wiki_save(handler, args, args.get("name", "").strip(), True, "/wiki/new")
-        return self._page("New wiki page", "<h1>Create a new wiki page</h1>" + self._wiki_form("/wiki/new", "", "", True))
+        return self._page(
+            "New wiki page", "<h1>Create a new wiki page</h1>" + self._wiki_form("/wiki/new", "", "", True)
+        )

@@ -94,7 +94,11 @@ def _elements(observation: Observation) -> list[Element]:
 
 def is_search_field(el: Element) -> bool:
     names = " ".join(t for t, _ in labels(el))
-    return role_of(el) == "searchbox" or (el.get("input_type") or "") == "search" or bool(SEARCH_WORDS.search(names))
+    return (
+        role_of(el) == "searchbox"
+        or (el.get("input_type") or "") == "search"
+        or bool(SEARCH_WORDS.search(names))
+    )
 
 
 def form_fields(observation: Observation) -> list[Element]:
@@ -109,7 +113,7 @@ def form_fields(observation: Observation) -> list[Element]:
     ]
 
 
-def _best(phrase: str, candidates: list[Element], floor: float = FIELD_MATCH) -> Element | None:
+def best_match(phrase: str, candidates: list[Element], floor: float = FIELD_MATCH) -> Element | None:
     if not phrase or not candidates:
         return None
     names = [" / ".join(t for t, _ in labels(e)) or visible_text(e) for e in candidates]
@@ -119,7 +123,7 @@ def _best(phrase: str, candidates: list[Element], floor: float = FIELD_MATCH) ->
     return candidates[best] if scores[best] >= floor else None
 
 
-def _with_synonyms(words: str) -> list[str]:
+def with_synonyms(words: str) -> list[str]:
     """The goal's field words first, then the names that mean the same."""
     if not words:
         return []
@@ -136,14 +140,14 @@ def option_of(el: Element, value: str) -> str:
 
 def _radio_for(value: str, fields: list[Element]) -> Element | None:
     boxes = [e for e in fields if is_checkable(e)]
-    return _best(value, boxes, OPTION_MATCH)
+    return best_match(value, boxes, OPTION_MATCH)
 
 
 def _value_fill(words: str, value: str, fields: list[Element]) -> Fill | None:
     """The field named ``words`` (a text field, a dropdown or a radio group) set to ``value``."""
     named = None
-    for phrase in _with_synonyms(words):
-        named = _best(phrase, [e for e in fields if not is_checkable(e)])
+    for phrase in with_synonyms(words):
+        named = best_match(phrase, [e for e in fields if not is_checkable(e)])
         if named is not None:
             break
     if named is not None and is_select(named) and not is_text_field(named):
@@ -198,7 +202,7 @@ def plan_fills(goal: RecordGoal, observation: Observation) -> tuple[list[Fill], 
     fills: list[Fill] = []
     missing: list[str] = []
     if goal.title and goal.op == "create":
-        el = next((e for w in TITLE_WORDS if (e := _best(w, lines)) is not None), None)
+        el = next((e for w in TITLE_WORDS if (e := best_match(w, lines)) is not None), None)
         if el is None and len(lines) == 1 and not names_record(goal.title, observation):
             el = lines[0]  # the one line of a form for creating: its name
         if el is not None:
@@ -207,7 +211,11 @@ def plan_fills(goal: RecordGoal, observation: Observation) -> tuple[list[Fill], 
             missing.append(goal.title)
     if goal.text:
         wanted = "comment" if goal.op == "comment" else "text"
-        area = _best(wanted, areas, 0.5) or (areas[0] if len(areas) == 1 else None) or (areas[0] if areas else None)
+        area = (
+            best_match(wanted, areas, 0.5)
+            or (areas[0] if len(areas) == 1 else None)
+            or (areas[0] if areas else None)
+        )
         how = "append" if goal.op == "append" else "type"
         fills.append(Fill(area, goal.text, how, wanted)) if area is not None else missing.append(goal.text)
     for words, value in goal.settings:
@@ -305,9 +313,13 @@ def record_words(goal: RecordGoal) -> str:
     return goal.about or goal.search or (goal.title if goal.op != "create" else "")
 
 
-def record_link(goal: RecordGoal, observation: Observation, tried: set[str], floor: float = 0.55) -> Element | None:
+def record_link(
+    goal: RecordGoal, observation: Observation, tried: set[str], floor: float = 0.55
+) -> Element | None:
     """The link that best matches the record's description (best first; a number matches '#12')."""
-    links = [e for e in _elements(observation) if is_link(e) and visible_text(e) and field_label(e) not in tried]
+    links = [
+        e for e in _elements(observation) if is_link(e) and visible_text(e) and field_label(e) not in tried
+    ]
     if goal.number:
         numbered = [e for e in links if re.search(rf"(?:#|\b){goal.number}\b", visible_text(e))]
         if numbered:
@@ -317,14 +329,18 @@ def record_link(goal: RecordGoal, observation: Observation, tried: set[str], flo
         return None
     texts = [visible_text(e) for e in links]
     scores = blended(words, texts, [similarity(words, t) for t in texts], weight=0.8)
-    ranked = sorted(zip(scores, range(len(links))), reverse=True)
+    ranked = sorted(zip(scores, range(len(links)), strict=True), reverse=True)
     return links[ranked[0][1]] if ranked and ranked[0][0] >= floor else None
 
 
 def on_record(goal: RecordGoal, observation: Observation) -> bool:
     """The page's heading or title is the record the goal describes."""
-    heads = [visible_text(e) for e in _elements(observation) if is_heading(e)] + [observation.get("title") or ""]
-    heads = [h for h in heads if not RESULTS.search(h)]  # 'Search results for <the description>' is not the record
+    heads = [visible_text(e) for e in _elements(observation) if is_heading(e)] + [
+        observation.get("title") or ""
+    ]
+    heads = [
+        h for h in heads if not RESULTS.search(h)
+    ]  # 'Search results for <the description>' is not the record
     if goal.number and any(re.search(rf"(?:#|\b){goal.number}\b", h) for h in heads):
         return True
     words = record_words(goal)
@@ -336,7 +352,9 @@ def on_record(goal: RecordGoal, observation: Observation) -> bool:
 
 def names_record(name: str, observation: Observation) -> bool:
     """The page's title or main heading carries ``name``."""
-    heads = [observation.get("title") or ""] + [visible_text(e) for e in _elements(observation) if is_heading(e)]
+    heads = [observation.get("title") or ""] + [
+        visible_text(e) for e in _elements(observation) if is_heading(e)
+    ]
     return any(norm(name) in norm(h) for h in heads if h)
 
 

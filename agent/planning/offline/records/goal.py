@@ -23,12 +23,41 @@ OPERATIONS: dict[str, tuple[str, ...]] = {
     "reopen": ("reopen", "re-open"),
     "delete": ("delete", "remove", "erase"),
     "update": (
-        "set", "change", "raise", "lower", "bump", "increase", "decrease", "update", "make", "assign",
-        "reassign", "move", "rename", "switch", "mark", "edit", "modify", "fix", "correct", "replace",
+        "set",
+        "change",
+        "raise",
+        "lower",
+        "bump",
+        "increase",
+        "decrease",
+        "update",
+        "make",
+        "assign",
+        "reassign",
+        "move",
+        "rename",
+        "switch",
+        "mark",
+        "edit",
+        "modify",
+        "fix",
+        "correct",
+        "replace",
     ),  # fmt: skip
     "create": (
-        "file", "create", "add", "new", "open a new", "submit", "report", "write", "start", "post", "make a new",
-        "make a", "log a new",
+        "file",
+        "create",
+        "add",
+        "new",
+        "open a new",
+        "submit",
+        "report",
+        "write",
+        "start",
+        "post",
+        "make a new",
+        "make a",
+        "log a new",
     ),  # fmt: skip
     "open": ("open", "show", "show me", "take me to", "bring me to", "go to", "find", "navigate to", "view"),
 }
@@ -69,10 +98,17 @@ _COLON_VALUE = re.compile(r":\s*(?P<v>\x00\d+\x00)\s*$")
 _V = r"(?P<v>\x00\d+\x00|[\w.@/-]+)"
 _F = r"(?P<f>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
 #: "with priority critical", "and severity: major"
-_WITH_SETTING = re.compile(r"\b(?:with|and)\s+(?:the\s+|a\s+|an\s+)?" + _F + r"\s*(?:of|set\s+to|=|:)?\s+" + _V, I)
+_WITH_SETTING = re.compile(
+    r"\b(?:with|and)\s+(?:the\s+|a\s+|an\s+)?" + _F + r"\s*(?:of|set\s+to|=|:)?\s+" + _V, I
+)
 #: "(raise) its priority to critical", "(change) the status of ticket 7 to closed"
 _VERB_SETTING = re.compile(
-    r"^(?:its|the|their|this|that)?\s*" + _F + r"(?:\s+(?:of|on|for|in)\s+.+?)?\s+(?:to|as|=)\s+" + _V + r"\s*$", I
+    r"^(?:its|the|their|this|that)?\s*"
+    + _F
+    + r"(?:\s+(?:of|on|for|in)\s+.+?)?\s+(?:to|as|=)\s+"
+    + _V
+    + r"\s*$",
+    I,
 )
 _TO_VALUE = re.compile(r"\b(?:to|as|into)\s+(?P<v>\x00\d+\x00|[\w.@/-]+(?:\s+[\w.@/-]+)?)\s*$", I)
 _ASSIGN = re.compile(r"\b(?:assign|reassign|give)\b.*?\bto\s+(?P<v>\x00\d+\x00|[\w.@-]+)\s*[.!]?\s*$", I)
@@ -89,7 +125,9 @@ _SEARCH = re.compile(
     r"(?P<q2>\x00\d+\x00)",
     I,
 )
-_FOUND = re.compile(r"\b(?:open|show|click|go\s+to)\s+(?:the\s+)?(?P<noun>[\w-]+)\s+(?:it|that\s+it|you)\s+finds?\b", I)
+_FOUND = re.compile(
+    r"\b(?:open|show|click|go\s+to)\s+(?:the\s+)?(?P<noun>[\w-]+)\s+(?:it|that\s+it|you)\s+finds?\b", I
+)
 _RECORD_NOUNS = (
     "ticket", "bug", "defect", "issue", "task", "page", "wiki page", "article", "entry", "record", "item",
     "order", "request", "story", "report", "post", "note", "case", "incident", "feature", "enhancement",
@@ -106,7 +144,9 @@ KINDS: tuple[frozenset[str], ...] = (
     frozenset("product item".split()),
 )
 _VERBS = "|".join(sorted({v for vs in OPERATIONS.values() for v in vs}, key=len, reverse=True))
-_SENTENCES = re.compile(r"(?<=[.!?])\s+|\s*;\s*|\s*\n\s*|,?\s+then\s+|,?\s+and\s+(?=(?:" + _VERBS + r")\s)", I)
+_SENTENCES = re.compile(
+    r"(?<=[.!?])\s+|\s*;\s*|\s*\n\s*|,?\s+then\s+|,?\s+and\s+(?=(?:" + _VERBS + r")\s)", I
+)
 _CONTEXT = re.compile(r"^\s*(?:in|on|at|within)\s+(?P<where>(?:the\s+)?[^,\x00]{2,60}?),\s*", I)
 _PREDICATE = re.compile(r"\s+(?:is|are|was|were|has|have|seems?|looks?|got|needs?)\b.*$", I)
 _ARTICLE = re.compile(r"^(?:the|a|an|that|this|our|my)\s+", I)
@@ -151,7 +191,10 @@ def _op_of(clause: str) -> tuple[str, str]:
     """(operation, the clause after its verb) for a clause that starts with an operation verb."""
     c = _FILLERS.sub("", clause.strip()).strip()
     lowered = c.lower()
-    if re.match(r"^(?:add|post|leave|write|make)\s+(?:a\s+|another\s+|one\s+more\s+|my\s+)?(?:comment|reply|note)\b", lowered):
+    if re.match(
+        r"^(?:add|post|leave|write|make)\s+(?:a\s+|another\s+|one\s+more\s+|my\s+)?(?:comment|reply|note)\b",
+        lowered,
+    ):
         return "comment", re.sub(r"^\w+\s+(?:\w+\s+)?(?:comment|reply|note)\b", "", c, flags=I)
     if re.match(r"^(?:add|append|insert)\s+(?:a\s+|an\s+|another\s+|one\s+more\s+|the\s+)?(?:last\s+|final\s+|new\s+)?"
                 r"(?:line|sentence|step|paragraph|item|entry|bullet|row|note)\b", lowered):  # fmt: skip
@@ -231,14 +274,23 @@ def read_record_goal(goal: str) -> RecordGoal | None:
         if to:
             settings.append(("title", _clean(to.group("v"), spans)))
             stripped = stripped[: to.start()]
-    moved = re.search(r"\bto\s+(?:the\s+)?" + _F + r"\s+" + _V + r"\s*$", stripped, I) if op == "update" else None
+    moved = (
+        re.search(r"\bto\s+(?:the\s+)?" + _F + r"\s+" + _V + r"\s*$", stripped, I) if op == "update" else None
+    )
     if moved and not settings and moved.group("f").lower() not in _NOT_FIELDS | KINDS[0] | KINDS[1]:
-        settings.append((moved.group("f").lower(), _clean(moved.group("v"), spans)))  # 'move it to milestone 2.1'
+        settings.append(
+            (moved.group("f").lower(), _clean(moved.group("v"), spans))
+        )  # 'move it to milestone 2.1'
         stripped = stripped[: moved.start()]
     verb_setting = _VERB_SETTING.match(stripped.strip()) if op in ("update", "close", "reopen") else None
     for m in [*_WITH_SETTING.finditer(stripped), *([verb_setting] if verb_setting else [])]:
         f = m.group("f").strip().lower()
-        if f.split()[0] in _NOT_FIELDS or _noun_in(f) or assign or (f, _clean(m.group("v"), spans)) in settings:
+        if (
+            f.split()[0] in _NOT_FIELDS
+            or _noun_in(f)
+            or assign
+            or (f, _clean(m.group("v"), spans)) in settings
+        ):
             continue
         settings.append((f, _clean(m.group("v"), spans)))
     if not settings and op in ("update", "close", "reopen"):
@@ -253,11 +305,15 @@ def read_record_goal(goal: str) -> RecordGoal | None:
         return None
     if op in ("append", "update") and not about:
         target = re.search(
-            r"\b(?:to|in|on|of)\s+(?:the\s+)?(?P<d>(?!\x00)[^:,\x00]+?)(?:\s+in\s+the\s+\w+)?\s*(?::|,|$)", body, I
+            r"\b(?:to|in|on|of)\s+(?:the\s+)?(?P<d>(?!\x00)[^:,\x00]+?)(?:\s+in\s+the\s+\w+)?\s*(?::|,|$)",
+            body,
+            I,
         )
         about = target.group("d") if target and op == "append" else ""
     if not about and not number and described and op != "create":
-        about = _PREDICATE.sub("", _ARTICLE.sub("", described.strip(" .,"))).strip()  # 'The dark mode colours ... are fixed now.'
+        about = _PREDICATE.sub(
+            "", _ARTICLE.sub("", described.strip(" .,"))
+        ).strip()  # 'The dark mode colours ... are fixed now.'
     about = "" if search else _PAGE_WORD.sub("", about).strip()
     added = re.match(r"^(?:the\s+|a\s+|an\s+)?(?P<f>[a-z]+)\s+(?P<v>\x00\d+\x00|[\w.-]+)\s+to\b", body, I)
     if op == "create" and (about or number) and added:  # 'Add the keyword regression to the ticket about ...'
@@ -275,7 +331,9 @@ def read_record_goal(goal: str) -> RecordGoal | None:
         search=_clean((search.group("q") or search.group("q2") or "") if search else "", spans),
         first_found=first_found,
         adds=adds,
-        wording=re.sub(r"\x00\d+\x00", " ", masked).replace(title, " ") if title else re.sub(r"\x00\d+\x00", " ", masked),
+        wording=re.sub(r"\x00\d+\x00", " ", masked).replace(title, " ")
+        if title
+        else re.sub(r"\x00\d+\x00", " ", masked),
         spans=spans,
     )
 

@@ -14,12 +14,23 @@ from urllib.parse import quote, unquote, urlsplit, urlunsplit
 from agent import terminals
 from agent.planning.base import HistoryItem, PlanRequest, PlanResult
 from agent.planning.offline.grammar import ParsedGoal
-from agent.planning.offline.intents import Ask, Click, Intent, Navigate, Search, SelectOption, SetCheck, Submit, TypeText
+from agent.planning.offline.intents import (
+    Ask,
+    Click,
+    Intent,
+    Navigate,
+    Search,
+    SelectOption,
+    SetCheck,
+    Submit,
+    TypeText,
+)
 from agent.planning.offline.page import is_link, visible_text
 from agent.planning.offline.records.forms import (
+    FIELD_MATCH,
     SAVE,
     Fill,
-    _best,
+    best_match,
     field_label,
     holds,
     on_record,
@@ -32,7 +43,7 @@ from agent.planning.offline.records.forms import (
 )
 from agent.planning.offline.records.goal import RecordGoal, kind_of, read_record_goal
 from agent.planning.offline.records.proof import CONFLICT, read_change
-from agent.planning.offline.text import clip, norm, split_identifier
+from agent.planning.offline.text import clip, norm, similarity, split_identifier
 from agent.types import Observation
 
 MAX_SAVES = 3
@@ -53,15 +64,14 @@ def record_goal_of(parsed: ParsedGoal) -> RecordGoal | None:
         return whole if whole is not None and (whole.about or whole.number or whole.search) else None
     if not parsed.unknown:
         return None
-    rest = read_record_goal(". ".join(parsed.unknown))
-    return rest if parsed.intents else (rest or whole)
+    return read_record_goal(". ".join(parsed.unknown)) or whole
 
 
 def leading_intents(parsed: ParsedGoal) -> list[Intent]:
     """What the grammar reads before the record operation and must be done first: everything it read beside
     an unread clause, or a login ('log in as dave and comment on #10 ...')."""
     actions = [i for i in parsed.intents if not isinstance(i, Ask)]
-    if parsed.unknown:
+    if parsed.unknown and read_record_goal(". ".join(parsed.unknown)) is not None:
         return actions
     logins = [n for n, i in enumerate(actions) if isinstance(i, Submit) and i.purpose == "login"]
     return actions[: logins[-1] + 1] if logins else []
@@ -84,7 +94,9 @@ def _unmet(reason: str, answer: str, raw: dict[str, Any]) -> PlanResult:
 
 
 def _steps(steps: list[str], why: str, raw: dict[str, Any]) -> PlanResult:
-    return _result(proposed_actions=steps[:MAX_STEPS], reasoning=why, raw={**raw, "pending": steps[:MAX_STEPS]})
+    return _result(
+        proposed_actions=steps[:MAX_STEPS], reasoning=why, raw={**raw, "pending": steps[:MAX_STEPS]}
+    )
 
 
 def fill_step(fill: Fill) -> str:
@@ -97,7 +109,9 @@ def fill_step(fill: Fill) -> str:
 
 
 def _ok(history: list[HistoryItem]) -> list[HistoryItem]:
-    return [h for h in history if h.get("status") == "success" and h.get("action") not in ("translate", "done")]
+    return [
+        h for h in history if h.get("status") == "success" and h.get("action") not in ("translate", "done")
+    ]
 
 
 def _clicked(history: list[HistoryItem]) -> set[str]:
@@ -138,7 +152,9 @@ def plan_record(request: PlanRequest, goal: RecordGoal) -> PlanResult:
     """Next steps for a record goal on this page, or its end (proven, or unmet with what the page said)."""
     observation: Observation = request.get("observation") or {}
     history = list(request.get("history") or [])
-    raw: dict[str, Any] = {"record": {"op": goal.op, "about": record_words(goal), "values": list(goal.values)}}
+    raw: dict[str, Any] = {
+        "record": {"op": goal.op, "about": record_words(goal), "values": list(goal.values)}
+    }
     saves = saves_sent(history)
     if goal.op != "open" and saves and _pending_save(history):
         return _after_save(goal, observation, history, saves, raw)
@@ -157,13 +173,19 @@ def plan_record(request: PlanRequest, goal: RecordGoal) -> PlanResult:
                       f"open the form that does '{goal.op}'", raw)  # fmt: skip
     section = _section(goal, observation, _clicked(history))
     if section is not None:
-        return _steps([Click(visible_text(section), "link").step()], f"the {goal.noun} section has its controls", raw)
+        return _steps(
+            [Click(visible_text(section), "link").step()], f"the {goal.noun} section has its controls", raw
+        )
     named = _page_by_name(goal, observation, history)
     if named:
-        return _steps([Navigate(named).step()], "pages here live at their name: open the new page's address", raw)
+        return _steps(
+            [Navigate(named).step()], "pages here live at their name: open the new page's address", raw
+        )
     listing = _listing(goal, observation, _clicked(history)) if goal.op == "create" else None
     if listing is not None:
-        return _steps([Click(visible_text(listing), "link").step()], "an index of records may offer to create one", raw)
+        return _steps(
+            [Click(visible_text(listing), "link").step()], "an index of records may offer to create one", raw
+        )
     what = ", ".join(missing) or goal.op
     return _unmet("step_failed", f"Could not find where to {goal.op} on this page ({what}).", raw)
 
@@ -175,11 +197,14 @@ def _role(el: Any) -> str:
 def _started(goal: RecordGoal, history: list[HistoryItem]) -> bool:
     """An operation control was already used on the confirmed record (its edit page may be titled otherwise)."""
     return bool(_ok(history)) and any(
-        any(w in t.lower() for w in ("edit", "modify", "comment", "reply", "change")) for t in _clicked(history)
+        any(w in t.lower() for w in ("edit", "modify", "comment", "reply", "change"))
+        for t in _clicked(history)
     )
 
 
-def _form_ready(goal: RecordGoal, observation: Observation, history: list[HistoryItem], fills: list[Fill]) -> bool:
+def _form_ready(
+    goal: RecordGoal, observation: Observation, history: list[HistoryItem], fills: list[Fill]
+) -> bool:
     """A create goal fills a form only on a page for creating (or after its 'New ...' control was used, or
     when the form's own button creates)."""
     if goal.op != "create":
@@ -202,8 +227,12 @@ def _page_by_name(goal: RecordGoal, observation: Observation, history: list[Hist
     parts = urlsplit(url)
     head, _, last = parts.path.rpartition("/")
     name = unquote(last)
-    heads = [observation.get("title") or ""] + [visible_text(e) for e in observation.get("elements") or [] if (e.get("tag") or "") == "h1"]
-    if not name or not any(norm(split_identifier(name)) in norm(split_identifier(h)) or name in h for h in heads):
+    heads = [observation.get("title") or ""] + [
+        visible_text(e) for e in observation.get("elements") or [] if (e.get("tag") or "") == "h1"
+    ]
+    if not name or not any(
+        norm(split_identifier(name)) in norm(split_identifier(h)) or name in h for h in heads
+    ):
         return ""
     target = urlunsplit((parts.scheme, parts.netloc, f"{head}/{quote(goal.title)}", "", ""))
     return "" if any(h.get("plan_step") == Navigate(target).step() for h in history) else target
@@ -212,8 +241,11 @@ def _page_by_name(goal: RecordGoal, observation: Observation, history: list[Hist
 def _first_stage(goal: RecordGoal, observation: Observation, fills: list[Fill]) -> bool:
     """A form that creates the record from its name first ('Page name' + 'Create page'), the rest comes after."""
     save = save_control(observation, [f.element for f in fills])
-    return goal.op == "create" and any(f.what == "title" for f in fills) and save is not None and bool(
-        _CREATING.search(field_label(save))
+    return (
+        goal.op == "create"
+        and any(f.what == "title" for f in fills)
+        and save is not None
+        and bool(_CREATING.search(field_label(save)))
     )
 
 
@@ -255,7 +287,9 @@ def _after_save(
     if reading.problem and CONFLICT.search(reading.problem) and saves < MAX_SAVES:
         fills, missing = plan_fills(goal, observation)
         if fills and not missing:
-            return _fill(goal, observation, fills, raw)  # the form came back with the other change: save ours again
+            return _fill(
+                goal, observation, fills, raw
+            )  # the form came back with the other change: save ours again
     if reading.problem and reading.problem != "preview":
         return _unmet("page_error", f"The page refused the change: {reading.problem}", raw)
     fills, _ = plan_fills(goal, observation)
@@ -269,7 +303,9 @@ def _after_save(
     return _unmet(terminals.UNVERIFIED, f"Saved, but the page read again does not show {unseen}.", raw)
 
 
-def _find(goal: RecordGoal, observation: Observation, history: list[HistoryItem], raw: dict[str, Any]) -> PlanResult:
+def _find(
+    goal: RecordGoal, observation: Observation, history: list[HistoryItem], raw: dict[str, Any]
+) -> PlanResult:
     """Reach the record: the best matching link, the site's search, or a listing page."""
     tried = _clicked(history)
     searched = _searched(history)
@@ -277,27 +313,44 @@ def _find(goal: RecordGoal, observation: Observation, history: list[HistoryItem]
         return _steps([Search(goal.search).step()], "search with the site's search as the goal asks", raw)
     link = record_link(goal, observation, tried)
     if link is not None:
-        return _steps([Click(visible_text(link), "link").step()], "the link that best matches the record", raw)
+        return _steps(
+            [Click(visible_text(link), "link").step()], "the link that best matches the record", raw
+        )
     query = _ARTICLES.sub("", record_words(goal) or (f"#{goal.number}" if goal.number else "")).strip()
     if query and search_box(observation) is not None and query.lower() not in searched:
         return _steps([Search(query).step()], "look the record up with the site's search", raw)
+    if query and search_box(observation) is None:
+        page = best_match("search", _links(observation, tried), FIELD_MATCH)
+        if page is not None:
+            return _steps([Click(visible_text(page), "link").step()], "the site's search page can look it up", raw)
     listing = _listing(goal, observation, tried)
     if listing is not None:
         return _steps([Click(visible_text(listing), "link").step()], "a listing of records may name it", raw)
     what = record_words(goal) or f"#{goal.number}"
-    return _unmet(terminals.ANSWER_NOT_FOUND, f"Could not find the {goal.noun or 'record'} {what!r} on this site.", raw)
+    return _unmet(
+        terminals.ANSWER_NOT_FOUND, f"Could not find the {goal.noun or 'record'} {what!r} on this site.", raw
+    )
+
+
+def _links(observation: Observation, tried: set[str]) -> list[Any]:
+    """Short links not followed yet (site navigation, listings)."""
+    return [
+        e for e in observation.get("elements") or []
+        if is_link(e) and visible_text(e) and visible_text(e) not in tried and len(visible_text(e)) <= 30
+    ]  # fmt: skip
 
 
 def _listing(goal: RecordGoal, observation: Observation, tried: set[str]) -> Any:
-    links = [
-        e for e in observation.get("elements") or []
-        if is_link(e) and visible_text(e) and visible_text(e) not in tried and len(visible_text(e)) <= 30
-        and not _CREATING.search(visible_text(e))
-    ]  # fmt: skip
-    noun = goal.noun.split()[-1] if goal.noun else "records"
-    named = [{**e, "text": split_identifier(visible_text(e))} for e in links]  # 'TitleIndex' -> 'Title Index'
-    pick = _best(f"{noun}s {LISTING_WORDS}", named, 0.3) or _best(noun, named, 0.5)  # type: ignore[arg-type]
-    return links[named.index(pick)] if pick is not None else None
+    """A link to a listing of records: named for their kind ('Tickets') or as a list ('View all', 'Index')."""
+    links = [e for e in _links(observation, tried) if not _CREATING.search(visible_text(e))]
+    noun = goal.noun.split()[-1] if goal.noun else ""
+    words = [f"{noun}s", *LISTING_WORDS.split()] if noun else LISTING_WORDS.split()
+    scored = []
+    for e in links:
+        text = split_identifier(visible_text(e))  # 'TitleIndex' -> 'Title Index'
+        scored.append((max(similarity(w, text) for w in words), e))
+    scored.sort(key=lambda s: -s[0])
+    return scored[0][1] if scored and scored[0][0] >= FIELD_MATCH else None
 
 
 def _section(goal: RecordGoal, observation: Observation, tried: set[str]) -> Any:
@@ -308,15 +361,19 @@ def _section(goal: RecordGoal, observation: Observation, tried: set[str]) -> Any
         if is_link(e) and visible_text(e) not in tried and len(visible_text(e)) <= 30 and kind & kind_of(visible_text(e))
         and (goal.op == "create" or not _CREATING.search(visible_text(e)))
     ]  # fmt: skip
-    return _best(goal.noun, links, 0.3) if links else None
+    return best_match(goal.noun, links, 0.3) if links else None
 
 
-def _open(goal: RecordGoal, observation: Observation, history: list[HistoryItem], raw: dict[str, Any]) -> PlanResult:
+def _open(
+    goal: RecordGoal, observation: Observation, history: list[HistoryItem], raw: dict[str, Any]
+) -> PlanResult:
     searched_now = goal.search and goal.search.lower() in _searched(history)
     if on_record(goal, observation) and (not goal.search or searched_now) and _ok(history):
         heading = next((visible_text(e) for e in observation.get("elements") or [] if (e.get("tag") or "") == "h1"),
                        observation.get("title") or "")  # fmt: skip
         raw["record"]["seen"] = [heading]
         answer = f"Opened {heading!r} at {observation.get('url') or ''}"
-        return _result(task_complete=True, success=True, final_answer=answer, raw=raw, reasoning="the record is open")
+        return _result(
+            task_complete=True, success=True, final_answer=answer, raw=raw, reasoning="the record is open"
+        )
     return _find(goal, observation, history, raw)

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 
 from agent.planning.offline.page import is_select, is_text_field, role_of, visible_text
-from agent.planning.offline.records.forms import _with_synonyms, form_fields, save_control
+from agent.planning.offline.records.forms import form_fields, save_control, with_synonyms
 from agent.planning.offline.records.goal import RecordGoal
 from agent.planning.offline.text import norm, similarity
 from agent.types import Observation
@@ -66,7 +66,8 @@ def still_editing(goal: RecordGoal, observation: Observation) -> bool:
     held = [
         e
         for e in form_fields(observation)
-        if is_text_field(e) and any(_contains(str(e.get("value") or ""), v) for v in (goal.text, goal.title) if v)
+        if is_text_field(e)
+        and any(_contains(str(e.get("value") or ""), v) for v in (goal.text, goal.title) if v)
     ]
     return bool(held) and save_control(observation, held) is not None
 
@@ -87,7 +88,7 @@ def read_change(goal: RecordGoal, observation: Observation) -> Reading:
             reading.unseen.append(value)
             continue
         words = next((w for w, v in labelled.items() if v == value), "")
-        names = _with_synonyms(words)
+        names = with_synonyms(words)
         named = [ln for ln in hits if any(similarity(w, ln) >= 0.5 or norm(w) in norm(ln) for w in names)]
         line = (named or hits)[0]
         what = f"{words} {value!r}" if words else repr(value[:80])
