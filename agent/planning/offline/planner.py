@@ -47,7 +47,7 @@ from agent.planning.offline.page import is_button, is_link, role_of, visible_tex
 from agent.planning.offline.questions import Answer, analyze
 from agent.planning.offline.reading import answer_question
 from agent.planning.offline.records.goal import RecordGoal
-from agent.planning.offline.records.plan import leading_goal, plan_record, record_goal_of
+from agent.planning.offline.records.plan import leading_goal, plan_record, record_goal_of, record_lookup
 from agent.planning.offline.reveal import reveal_step, reveals_done
 from agent.planning.offline.semantic import take_note
 from agent.planning.offline.text import clip
@@ -256,7 +256,7 @@ def plan_goal(request: PlanRequest) -> PlanResult:
 
     if not remaining:
         if questions:
-            return _plan_questions(questions, observation, history, raw, request.get("start_url") or "")
+            return _plan_questions(questions, observation, history, raw, request.get("start_url") or "", request)
         error = _page_error(observation)
         if error:
             return _unmet(
@@ -359,6 +359,7 @@ def _plan_questions(
     history: list[HistoryItem],
     raw: dict[str, Any],
     start_url: str = "",
+    request: PlanRequest | None = None,
 ) -> PlanResult:
     """All actions are done: answer from the page, scan further down, follow a lead, or report not found.
 
@@ -393,6 +394,9 @@ def _plan_questions(
             raw=raw,
             reasoning="the answer is on the page",
         )
+    lookup = record_lookup(pending[0].question, request) if request is not None else None
+    if lookup is not None:  # the question is about a record this page is not: find that record first
+        return _result(**{**lookup, "usage": dict(ZERO_USAGE), "raw": {**raw, **(lookup.get("raw") or {})}})
     expand = expand_move(query, observation, history)
     if expand:
         return _result(proposed_actions=[expand.step], raw=raw, reasoning=expand.reason)

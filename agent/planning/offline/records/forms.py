@@ -24,7 +24,7 @@ from agent.planning.offline.page import (
 )
 from agent.planning.offline.records.goal import CONTROL_WORDS, STATUS_WORDS, RecordGoal, kind_of
 from agent.planning.offline.semantic import blended
-from agent.planning.offline.text import norm, similarity
+from agent.planning.offline.text import norm, similarity, split_identifier
 from agent.types import Element, Observation
 
 #: A control that saves what the form holds.
@@ -327,7 +327,7 @@ def record_link(
     words = record_words(goal)
     if not words:
         return None
-    texts = [visible_text(e) for e in links]
+    texts = [split_identifier(visible_text(e)) for e in links]  # 'OnCallRota' -> 'On Call Rota'
     scores = blended(words, texts, [similarity(words, t) for t in texts], weight=0.8)
     ranked = sorted(zip(scores, range(len(links)), strict=True), reverse=True)
     return links[ranked[0][1]] if ranked and ranked[0][0] >= floor else None

@@ -301,7 +301,7 @@ def read_record_goal(goal: str) -> RecordGoal | None:
         return None  # "open the settings": plain navigation, the grammar's job
     if op in ("update", "comment") and not (settings or loose or text or title):
         return None
-    if op == "create" and not (title or text or settings or _noun_in(body)):
+    if op == "create" and not (title or text or settings):
         return None
     if op in ("append", "update") and not about:
         target = re.search(
@@ -348,3 +348,33 @@ def kind_of(text: str) -> frozenset[str]:
 def refers_back(goal: str) -> bool:
     """The goal points at a record it described earlier ('that ticket', 'its priority')."""
     return bool(_REFERENCE.search(goal))
+
+
+_ASKED_ABOUT = re.compile(
+    r"\b(?:the|a|that)\s+(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?:about|where|regarding|concerning|on|for)\s+"
+    r"(?P<d>.+?)\s*\??$",
+    I,
+)
+_ASKED_VERSION = re.compile(
+    r"\b(?:(?P<noun>milestone|release|version)\s+(?P<v>\d+(?:\.\d+)*)|the\s+(?P<v2>\d+(?:\.\d+)+)\s+"
+    r"(?P<noun2>release|milestone|version))\b",
+    I,
+)
+
+
+@lru_cache(maxsize=256)
+def record_question(question: str) -> RecordGoal | None:
+    """The record a question asks about ('the ticket about battery drain', 'ticket #5', 'the 2.0 release'),
+    so the record can be found before the question is answered from its page; None when it names none."""
+    q = (question or "").strip()
+    version = _ASKED_VERSION.search(q)
+    if version:
+        noun = (version.group("noun") or version.group("noun2") or "").lower()
+        return RecordGoal(op="open", noun=noun, about=version.group("v") or version.group("v2") or "")
+    number = _NUMBER.search(q)
+    if number and kind_of(q) in (KINDS[0], KINDS[2]):
+        return RecordGoal(op="open", noun=_noun_in(q), number=number.group("n"))
+    about = _ASKED_ABOUT.search(q)
+    if about and kind_of(about.group("noun")) in (KINDS[0], KINDS[2]):  # tracker items and milestones
+        return RecordGoal(op="open", noun=about.group("noun").lower(), about=_ARTICLE.sub("", about.group("d")))
+    return None

@@ -41,7 +41,7 @@ from agent.planning.offline.records.forms import (
     save_control,
     search_box,
 )
-from agent.planning.offline.records.goal import RecordGoal, kind_of, read_record_goal
+from agent.planning.offline.records.goal import RecordGoal, kind_of, read_record_goal, record_question
 from agent.planning.offline.records.proof import CONFLICT, read_change
 from agent.planning.offline.text import clip, norm, similarity, split_identifier
 from agent.types import Observation
@@ -53,7 +53,7 @@ _SEARCHED = re.compile(r'^Search for ["“«\'](?P<q>.+?)["”»\']$')
 _FILL_STEP = re.compile(r"^(?:Type|Append|Select|Check|Choose) ")
 _CREATING = re.compile(r"\b(?:new|create|add|file|submit|report|compose)\b", re.I)
 _ARTICLES = re.compile(r"^(?:the|a|an|that|this|its)\s+", re.I)
-LISTING_WORDS = "list index all browse view report reports overview"
+LISTING_WORDS = "list index all browse view report reports overview roadmap milestones"
 
 
 def record_goal_of(parsed: ParsedGoal) -> RecordGoal | None:
@@ -377,3 +377,14 @@ def _open(
             task_complete=True, success=True, final_answer=answer, raw=raw, reasoning="the record is open"
         )
     return _find(goal, observation, history, raw)
+
+
+def record_lookup(question: str, request: PlanRequest) -> PlanResult | None:
+    """A question about a described record ('who is assigned to the ticket about ...'): find the record first;
+    None once its page is open (the question is then answered from it) or when it cannot be found."""
+    goal = record_question(question)
+    observation: Observation = request.get("observation") or {}
+    if goal is None or on_record(goal, observation):
+        return None
+    found = _find(goal, observation, list(request.get("history") or []), {"record": {"op": "read"}})
+    return None if found.get("task_complete") else found

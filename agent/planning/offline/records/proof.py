@@ -39,7 +39,8 @@ def _lines(observation: Observation) -> list[str]:
     options = {
         norm(o) for e in observation.get("elements") or [] if is_select(e) for o in e.get("options") or []
     }
-    lines = [ln.strip() for ln in str(observation.get("page_text") or "").splitlines() if ln.strip()]
+    text = f"{observation.get('title') or ''}\n{observation.get('page_text') or ''}"
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     return [ln for ln in lines if norm(ln) not in options]
 
 
