@@ -256,7 +256,9 @@ def plan_goal(request: PlanRequest) -> PlanResult:
 
     if not remaining:
         if questions:
-            return _plan_questions(questions, observation, history, raw, request.get("start_url") or "", request)
+            return _plan_questions(
+                questions, observation, history, raw, request.get("start_url") or "", request
+            )
         error = _page_error(observation)
         if error:
             return _unmet(

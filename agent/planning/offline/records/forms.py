@@ -10,18 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from agent.planning.offline.page import (
-    is_button,
-    is_checkable,
-    is_heading,
-    is_link,
-    is_select,
-    is_text_field,
-    labels,
-    reading_order,
-    role_of,
-    visible_text,
-)
+from agent.planning.offline import page as kinds
+from agent.planning.offline.page import labels, reading_order, role_of, visible_text
 from agent.planning.offline.records.goal import CONTROL_WORDS, STATUS_WORDS, RecordGoal, kind_of
 from agent.planning.offline.semantic import blended
 from agent.planning.offline.text import norm, similarity, split_identifier
@@ -106,7 +96,7 @@ def form_fields(observation: Observation) -> list[Element]:
     return [
         e
         for e in _elements(observation)
-        if (is_text_field(e) or is_select(e) or is_checkable(e))
+        if (kinds.is_text_field(e) or kinds.is_select(e) or kinds.is_checkable(e))
         and not is_search_field(e)
         and (e.get("input_type") or "") not in ("password", "hidden")
         and (e.get("zone") or "main") in ("main", "dialog", "")
@@ -139,7 +129,7 @@ def option_of(el: Element, value: str) -> str:
 
 
 def _radio_for(value: str, fields: list[Element]) -> Element | None:
-    boxes = [e for e in fields if is_checkable(e)]
+    boxes = [e for e in fields if kinds.is_checkable(e)]
     return best_match(value, boxes, OPTION_MATCH)
 
 
@@ -147,17 +137,17 @@ def _value_fill(words: str, value: str, fields: list[Element]) -> Fill | None:
     """The field named ``words`` (a text field, a dropdown or a radio group) set to ``value``."""
     named = None
     for phrase in with_synonyms(words):
-        named = best_match(phrase, [e for e in fields if not is_checkable(e)])
+        named = best_match(phrase, [e for e in fields if not kinds.is_checkable(e)])
         if named is not None:
             break
-    if named is not None and is_select(named) and not is_text_field(named):
+    if named is not None and kinds.is_select(named) and not kinds.is_text_field(named):
         option = option_of(named, value)
         if option:
             return Fill(named, option, "select", words)
-    elif named is not None and is_text_field(named):
+    elif named is not None and kinds.is_text_field(named):
         return Fill(named, value, "type", words)
     for el in fields:  # a dropdown anywhere that offers the value ('close as fixed': a resolution list)
-        if is_select(el) and not is_text_field(el):
+        if kinds.is_select(el) and not kinds.is_text_field(el):
             option = option_of(el, value)
             if option:
                 return Fill(el, option, "select", words or value)
@@ -174,7 +164,7 @@ def radio_of(el: Element, fields: list[Element]) -> Element | None:
     """The radio button on the same line, left of a field: the field counts only when that radio is chosen
     ('resolve as [fixed]', 'reassign to [____]')."""
     x, y = _row(el)
-    beside = [r for r in fields if is_checkable(r) and abs(_row(r)[1] - y) <= 12 and _row(r)[0] < x]
+    beside = [r for r in fields if kinds.is_checkable(r) and abs(_row(r)[1] - y) <= 12 and _row(r)[0] < x]
     return max(beside, key=lambda r: _row(r)[0]) if beside else None
 
 
@@ -183,7 +173,7 @@ def _goal_options(goal: RecordGoal, fields: list[Element], taken: set[int]) -> l
     words = f" {norm(goal.wording)} "
     fills = []
     for el in fields:
-        if not is_select(el) or is_text_field(el) or int(el.get("id") or -1) in taken:
+        if not kinds.is_select(el) or kinds.is_text_field(el) or int(el.get("id") or -1) in taken:
             continue
         current = norm(str(el.get("value") or ""))
         named = [o for o in el.get("options") or [] if len(norm(o)) >= 2 and f" {norm(o)} " in words]
@@ -196,7 +186,7 @@ def _goal_options(goal: RecordGoal, fields: list[Element], taken: set[int]) -> l
 def plan_fills(goal: RecordGoal, observation: Observation) -> tuple[list[Fill], list[str]]:
     """What to put where on this page, and the goal's values no field here takes."""
     fields = form_fields(observation)
-    texts = [e for e in fields if is_text_field(e)]
+    texts = [e for e in fields if kinds.is_text_field(e)]
     areas = [e for e in texts if (e.get("tag") or "").lower() == "textarea"]
     lines = [e for e in texts if e not in areas]
     fills: list[Fill] = []
@@ -266,7 +256,7 @@ def save_control(observation: Observation, after: list[Element]) -> Element | No
     buttons = [
         e
         for e in _elements(observation)
-        if is_button(e)
+        if kinds.is_button(e)
         and (e.get("tag") or "").lower() != "summary"
         and "aria-expanded" not in (e.get("attrs") or {})
         and SAVE.search(visible_text(e) or field_label(e))
@@ -287,7 +277,7 @@ def op_control(goal: RecordGoal, observation: Observation, tried: set[str]) -> E
     candidates = [
         e
         for e in _elements(observation)
-        if (is_link(e) or is_button(e) or (e.get("tag") or "").lower() == "summary")
+        if (kinds.is_link(e) or kinds.is_button(e) or (e.get("tag") or "").lower() == "summary")
         and visible_text(e)
         and len(visible_text(e)) <= 40
         and field_label(e) not in tried
@@ -318,7 +308,9 @@ def record_link(
 ) -> Element | None:
     """The link that best matches the record's description (best first; a number matches '#12')."""
     links = [
-        e for e in _elements(observation) if is_link(e) and visible_text(e) and field_label(e) not in tried
+        e
+        for e in _elements(observation)
+        if kinds.is_link(e) and visible_text(e) and field_label(e) not in tried
     ]
     if goal.number:
         numbered = [e for e in links if re.search(rf"(?:#|\b){goal.number}\b", visible_text(e))]
@@ -335,7 +327,7 @@ def record_link(
 
 def on_record(goal: RecordGoal, observation: Observation) -> bool:
     """The page's heading or title is the record the goal describes."""
-    heads = [visible_text(e) for e in _elements(observation) if is_heading(e)] + [
+    heads = [visible_text(e) for e in _elements(observation) if kinds.is_heading(e)] + [
         observation.get("title") or ""
     ]
     heads = [
@@ -353,10 +345,10 @@ def on_record(goal: RecordGoal, observation: Observation) -> bool:
 def names_record(name: str, observation: Observation) -> bool:
     """The page's title or main heading carries ``name``."""
     heads = [observation.get("title") or ""] + [
-        visible_text(e) for e in _elements(observation) if is_heading(e)
+        visible_text(e) for e in _elements(observation) if kinds.is_heading(e)
     ]
     return any(norm(name) in norm(h) for h in heads if h)
 
 
 def search_box(observation: Observation) -> Element | None:
-    return next((e for e in _elements(observation) if is_text_field(e) and is_search_field(e)), None)
+    return next((e for e in _elements(observation) if kinds.is_text_field(e) and is_search_field(e)), None)

@@ -376,5 +376,7 @@ def record_question(question: str) -> RecordGoal | None:
         return RecordGoal(op="open", noun=_noun_in(q), number=number.group("n"))
     about = _ASKED_ABOUT.search(q)
     if about and kind_of(about.group("noun")) in (KINDS[0], KINDS[2]):  # tracker items and milestones
-        return RecordGoal(op="open", noun=about.group("noun").lower(), about=_ARTICLE.sub("", about.group("d")))
+        return RecordGoal(
+            op="open", noun=about.group("noun").lower(), about=_ARTICLE.sub("", about.group("d"))
+        )
     return None

@@ -322,7 +322,9 @@ def _find(
     if query and search_box(observation) is None:
         page = best_match("search", _links(observation, tried), FIELD_MATCH)
         if page is not None:
-            return _steps([Click(visible_text(page), "link").step()], "the site's search page can look it up", raw)
+            return _steps(
+                [Click(visible_text(page), "link").step()], "the site's search page can look it up", raw
+            )
     listing = _listing(goal, observation, tried)
     if listing is not None:
         return _steps([Click(visible_text(listing), "link").step()], "a listing of records may name it", raw)
