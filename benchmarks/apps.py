@@ -42,6 +42,7 @@ from benchmarks.common import (
     write_json,
 )
 from benchmarks.fixture_goals import AGENT_SETTINGS as FIXTURE_SETTINGS
+from tests.apps.shopdesk.project import AppUnavailable
 
 APPS = ("quillbox", "shopdesk")
 DOCS = REPO_ROOT / "docs" / "BENCHMARKS.md"
@@ -308,8 +309,6 @@ def main(argv: list[str] | None = None) -> int:
     command = (
         "python -m benchmarks.apps " + " ".join(shlex.quote(a) for a in (argv or sys.argv[1:]))
     ).strip()
-    from tests.apps.shopdesk.project import AppUnavailable
-
     try:
         report = asyncio.run(run(apps=apps, out_dir=out_dir, names=names, quick=args.quick, command=command))
     except AppUnavailable as exc:
