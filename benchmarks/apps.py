@@ -27,25 +27,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from benchmarks.common import (
-    REPO_ROOT,
-    claim_figures,
-    context_settings,
-    environment,
-    environment_md,
-    fmt,
-    load_average,
-    md_table,
-    pct,
-    results_dir,
-    summary,
-    write_json,
-)
+from benchmarks import common
 from benchmarks.fixture_goals import AGENT_SETTINGS as FIXTURE_SETTINGS
 from tests.apps.shopdesk.project import AppUnavailable
 
 APPS = ("quillbox", "shopdesk")
-DOCS = REPO_ROOT / "docs" / "BENCHMARKS.md"
+DOCS = common.REPO_ROOT / "docs" / "BENCHMARKS.md"
 DOCS_START, DOCS_END = "<!-- apps:start -->", "<!-- apps:end -->"
 
 #: The fixture-goal settings (offline planner, loopback only, risky actions approved), with room for goals
@@ -85,8 +72,12 @@ async def run_app_goal(session: Any, ctx: Any, app: Any, goal: Any) -> dict[str,
         search = app.base_url + "/search?q={query}"
         session.options.search_url_template = search
         result = await asyncio.wait_for(
-            run_goal(goal.goal, replace(ctx, search_url_template=search), start_url=app.base_url + goal.start,
-                     session=session),
+            run_goal(
+                goal.goal,
+                replace(ctx, search_url_template=search),
+                start_url=app.base_url + goal.start,
+                session=session,
+            ),
             ctx.max_seconds + 60,
         )  # fmt: skip
         row["error"] = None
@@ -119,7 +110,7 @@ def aggregate(rows: list[dict[str, Any]], apps: list[str], install: dict[str, fl
         mine = [r for r in rows if r["app_key"] == name]
         if not mine:
             continue
-        claims = claim_figures((r["claimed"], r["done"]) for r in mine)
+        claims = common.claim_figures((r["claimed"], r["done"]) for r in mine)
         per_app[name] = {
             **claims,
             "kinds": {
@@ -127,28 +118,25 @@ def aggregate(rows: list[dict[str, Any]], apps: list[str], install: dict[str, fl
                 for k in ("action", "answer", "navigation")
             },  # fmt: skip
             "mean_steps": round(sum(r.get("steps") or 0 for r in mine) / len(mine), 2),
-            "elapsed_s": summary([r["elapsed_s"] for r in mine], 2),
+            "elapsed_s": common.summary([r["elapsed_s"] for r in mine], 2),
             "harness_errors": sum(1 for r in mine if r.get("error")),
             "install_s": round(install.get(name, 0.0), 1),
         }
-    overall = claim_figures((r["claimed"], r["done"]) for r in rows)
+    overall = common.claim_figures((r["claimed"], r["done"]) for r in rows)
     overall["false_claim_goals"] = [f"{r['app_key']}: {r['name']}" for r in rows if r["false_claim"]]
     return {"per_app": per_app, "overall": overall}
 
 
 def summary_line(o: dict[str, Any]) -> str:
-    return (
-        f"application goals: done {o['success']}/{o['runs']} ({pct(o['success_rate'])}); false claims "
-        f"{o['false_claims']}/{o['claimed']} goal_satisfied ({pct(o['false_claim_rate'])})"
-    )
+    return common.claims_summary("application goals", o, success="done")
 
 
 def to_markdown(report: dict[str, Any]) -> str:
     per_app = report["per_app"]
     lines = [
-        environment_md(report["environment"]),
+        common.environment_md(report["environment"]),
         "",
-        md_table(
+        common.md_table(
             [
                 "application",
                 "goals",
@@ -164,7 +152,7 @@ def to_markdown(report: dict[str, Any]) -> str:
                 [
                     name,
                     f["runs"],
-                    f"{f['success']} ({pct(f['success_rate'])})",
+                    f"{f['success']} ({common.pct(f['success_rate'])})",
                     " / ".join(f["kinds"].values()),
                     f["claimed"],
                     f["false_claims"],
@@ -178,7 +166,7 @@ def to_markdown(report: dict[str, Any]) -> str:
         "",
         f"{summary_line(report['overall'])}. Wall time {report['wall_s']} s.",
         "",
-        md_table(
+        common.md_table(
             [
                 "application",
                 "goal",
@@ -197,7 +185,7 @@ def to_markdown(report: dict[str, Any]) -> str:
                     r["done"],
                     r["false_claim"],
                     r["steps"],
-                    fmt(r["elapsed_s"], 1),
+                    common.fmt(r["elapsed_s"], 1),
                     (r["problems"] or ["-"])[0][:90],
                 ]
                 for r in report["goals"]
@@ -239,20 +227,24 @@ def _smoke(name: str) -> tuple[str, ...]:
 
 
 async def run(
-    *, apps: list[str], out_dir: Path, names: list[str] | None = None, quick: bool = False,
-    command: str | None = None, log: bool = True,
+    *,
+    apps: list[str],
+    out_dir: Path,
+    names: list[str] | None = None,
+    quick: bool = False,
+    command: str | None = None,
+    log: bool = True,
 ) -> dict[str, Any]:  # fmt: skip
     """Run the goals of ``apps``; write ``apps.json`` and ``apps.md`` into ``out_dir``."""
-    from agent.browser.session import BrowserSession
     from agent.config import load_context
 
     records = Path(tempfile.mkdtemp(prefix="wayfinder-bench-apps-"))
     ctx = load_context(env={}, overrides={**AGENT_SETTINGS, "record_dir": str(records / "runs")})
-    started, load_start = time.perf_counter(), load_average()
+    started, load_start = time.perf_counter(), common.load_average()
     rows: list[dict[str, Any]] = []
     install: dict[str, float] = {}
     user_agent = None
-    session = await BrowserSession.start(ctx.browser_options(records / "browser"), records / "browser")
+    session = await common.live_session(None, ctx, records / "browser")
     try:
         user_agent = await session.page.evaluate("() => navigator.userAgent")
         for key in apps:
@@ -260,31 +252,27 @@ async def run(
                 install[key] = install_s
                 goals = select(app.goals, names, quick, _smoke(key))
                 for goal in goals:
-                    if not session.is_alive:
-                        await session.close()
-                        session = await BrowserSession.start(
-                            ctx.browser_options(records / "browser"), records / "browser"
-                        )
+                    session = await common.live_session(session, ctx, records / "browser")
                     row = {"app_key": key, **await run_app_goal(session, ctx, app, goal)}
                     rows.append(row)
                     if log:
                         mark = "FALSE" if row["false_claim"] else ("done " if row["done"] else "--   ")
                         print(
                             f"  {mark} {key:8} {row.get('error') or row['terminal_type']}/{row['terminal_reason']} "
-                            f"{row['steps']} steps {fmt(row['elapsed_s'], 1)} s | {goal.goal[:80]}",
+                            f"{row['steps']} steps {common.fmt(row['elapsed_s'], 1)} s | {goal.goal[:80]}",
                             flush=True,
                         )
     finally:
         await session.close()
     report = {
         "benchmark": "apps",
-        "environment": environment(user_agent, command, load_start),
-        "agent_settings": context_settings(ctx),
+        "environment": common.environment(user_agent, command, load_start),
+        "agent_settings": common.context_settings(ctx),
         **aggregate(rows, apps, install),
         "goals": rows,
         "wall_s": round(time.perf_counter() - started, 1),
     }
-    write_json(out_dir / "apps.json", report)
+    common.write_json(out_dir / "apps.json", report)
     (out_dir / "apps.md").write_text(to_markdown(report), encoding="utf-8")
     shutil.rmtree(records, ignore_errors=True)
     return report
@@ -305,7 +293,7 @@ def main(argv: list[str] | None = None) -> int:
             f"unknown application(s): {', '.join(unknown) or '(none)'}; choose from {', '.join(APPS)}"
         )
     names = [n.strip() for n in args.goals.split(",")] if args.goals else None
-    out_dir = results_dir(args.out)
+    out_dir = common.results_dir(args.out)
     command = (
         "python -m benchmarks.apps " + " ".join(shlex.quote(a) for a in (argv or sys.argv[1:]))
     ).strip()

@@ -20,3 +20,13 @@ async def idle_problems(app: Application, goal: AppGoal, page: Any) -> list[str]
     before = app.reset()
     await page.goto(app.base_url + goal.start)
     return app.judge(goal, before, None, page.url)
+
+
+async def fill_fields(page: Any, id_of: str, fields: dict[str, str]) -> None:
+    """Set each field (found by the id ``id_of % name``): a select by its option's text, else by typing."""
+    for name, value in fields.items():
+        control = page.locator("#" + id_of % name)
+        if await control.evaluate("e => e.tagName") == "SELECT":
+            await control.select_option(label=value)
+        else:
+            await control.fill(value)

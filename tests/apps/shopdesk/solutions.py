@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.apps.harness import Solution
+from tests.apps.selftest import fill_fields
 from tests.apps.shopdesk.project import PASSWORD, USER
 
 
@@ -36,24 +37,14 @@ async def _find(page: Any, base: str, model: str, words: str) -> None:
 async def _edit(page: Any, base: str, model: str, words: str, **fields: str) -> None:
     await _login(page, base)
     await _find(page, base, model, words)
-    for name, value in fields.items():
-        control = page.locator(f"#id_{name}")
-        if await control.evaluate("e => e.tagName") == "SELECT":
-            await control.select_option(label=value)
-        else:
-            await control.fill(value)
+    await fill_fields(page, "id_%s", fields)
     await _save(page)
 
 
 async def _add(page: Any, base: str, model: str, **fields: str) -> None:
     await _login(page, base)
     await page.goto(f"{base}/admin/orders/{model}/add/")
-    for name, value in fields.items():
-        control = page.locator(f"#id_{name}")
-        if await control.evaluate("e => e.tagName") == "SELECT":
-            await control.select_option(label=value)
-        else:
-            await control.fill(value)
+    await fill_fields(page, "id_%s", fields)
     await _save(page)
 
 

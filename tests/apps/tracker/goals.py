@@ -14,7 +14,7 @@ from pathlib import Path
 
 from tests.apps.dbdiff import Expect, Table, has_words, text_ends_with_added_line, text_replaced
 from tests.apps.harness import AppGoal, Application
-from tests.apps.tracker.app import TrackerServer
+from tests.apps.tracker.app import serve_tracker
 from tests.apps.tracker.schema import create_database
 
 TABLES = (
@@ -52,6 +52,10 @@ def _new_ticket(**fields: object) -> Expect:
 
 def _comment(n: int, body: str, **more: object) -> Expect:
     return Expect(added={"comment": ({"ticket": n, "body": body, **more},)})
+
+
+def _new_wiki(name: str, body: str) -> Expect:
+    return Expect(added={"wiki": ({"name": name, "body": body},)})
 
 
 def _wiki(name: str, want: object) -> Expect:
@@ -148,7 +152,7 @@ GOALS: list[AppGoal] = [
     AppGoal(
         "wiki-create-named",
         'In the wiki, make a new page named TeamContacts with the text "Ask in the chat before paging anyone."',
-        Expect(added={"wiki": ({"name": "TeamContacts", "body": "Ask in the chat before paging anyone."},)}),
+        _new_wiki("TeamContacts", "Ask in the chat before paging anyone."),
     ),
     AppGoal(
         "wiki-append-step",
@@ -164,11 +168,13 @@ GOALS: list[AppGoal] = [
         "wiki-append-line",
         'Append the line "Week 51: alice" to the OnCallRota page, keeping what is there',
         _wiki("OnCallRota", text_ends_with_added_line("Week 51: alice")),
+        start="/wiki/OnCallRota",
     ),
     AppGoal(
         "wiki-replace",
         'In the meeting notes, replace "sync rewrite is on track" with "sync rewrite is two weeks late"',
         _wiki("MeetingNotes", text_replaced("sync rewrite is on track", "sync rewrite is two weeks late")),
+        start="/wiki",
     ),
     # --- questions ------------------------------------------------------------------------------------------
     AppGoal("who-assigned", "Who is assigned to the ticket about battery drain?", answer=("bob",)),
@@ -211,7 +217,7 @@ def running_tracker() -> Iterator[Application]:
     with tempfile.TemporaryDirectory(prefix="quillbox-") as tmp:
         seed = create_database(Path(tmp) / "seed.sqlite")
         live = Path(tmp) / "live.sqlite"
-        with TrackerServer(live) as server:
-            app = Application("quillbox", server.base_url, live, seed, TABLES, GOALS, DEFAULTS)
+        with serve_tracker(live) as base_url:
+            app = Application("quillbox", base_url, live, seed, TABLES, GOALS, DEFAULTS)
             app.reset()
             yield app
