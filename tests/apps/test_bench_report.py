@@ -41,3 +41,21 @@ def test_the_table_goes_between_the_markers_of_the_docs(tmp_path: Path):
     doc.write_text("no markers")
     with pytest.raises(ValueError, match="apps:start"):
         write_docs("x", doc)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected", "holds"),
+    [
+        ("4", "4", True),
+        ("4 results (12 total)", "4", True),
+        ("(4 matches)", "4", True),
+        ("Nov. 4, 2026", "4", False),
+        ("14", "4", False),
+        ("Owned by: bob", "bob", True),
+        ("Due March 15, 2027", "March 15, 2027", True),
+    ],
+)
+def test_answers_are_whole_values_and_counts_stand_alone(answer, expected, holds):
+    from tests.apps.harness import answer_holds
+
+    assert answer_holds(answer, expected) is holds

@@ -83,7 +83,12 @@ GOALS: list[AppGoal] = [
         f'{LOGIN} and delete the customer "Test Customer".',
         Expect(removed=(("orders_customer", (6,)),)),
     ),
-    AppGoal("which-city", f"{LOGIN}. Which city is the customer Chen Wei in?", answer=("Singapore",)),
+    AppGoal(
+        "which-city",
+        f"{LOGIN}. Which city is the customer Chen Wei in?",
+        answer=("Singapore",),
+        wrong=("Lisbon", "Zurich", "Krakow", "Lagos"),
+    ),
     AppGoal("count-pending", f"{LOGIN} and tell me how many orders are pending.", answer=("4",)),
     AppGoal(
         "when-placed",

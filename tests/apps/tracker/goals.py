@@ -62,6 +62,9 @@ def _wiki(name: str, want: object) -> Expect:
     return Expect(changed={("wiki", (name,)): {"body": want}})
 
 
+#: Names that answer "who" about some other ticket.
+OTHER_PEOPLE = ("alice", "carol", "dave", "mira", "ines")
+
 GOALS: list[AppGoal] = [
     # --- records: create ------------------------------------------------------------------------------------
     AppGoal(
@@ -177,11 +180,26 @@ GOALS: list[AppGoal] = [
         start="/wiki",
     ),
     # --- questions ------------------------------------------------------------------------------------------
-    AppGoal("who-assigned", "Who is assigned to the ticket about battery drain?", answer=("bob",)),
+    AppGoal(
+        "who-assigned",
+        "Who is assigned to the ticket about battery drain?",
+        answer=("bob",),
+        wrong=OTHER_PEOPLE,
+    ),
     AppGoal("milestone-due", "When is the 2.0 release due?", answer=("March 15, 2027", "2027-03-15")),
     AppGoal("count-open", "How many open tickets does alice have?", answer=("4",)),
-    AppGoal("priority-of", "What is the priority of ticket #5?", answer=("major",)),
-    AppGoal("who-reported", "Who reported the ticket about the colon in passwords?", answer=("tomas",)),
+    AppGoal(
+        "priority-of",
+        "What is the priority of ticket #5?",
+        answer=("major",),
+        wrong=("critical", "minor", "trivial", "blocker"),
+    ),
+    AppGoal(
+        "who-reported",
+        "Who reported the ticket about the colon in passwords?",
+        answer=("tomas",),
+        wrong=OTHER_PEOPLE,
+    ),
     AppGoal("due-date", "What is the due date of milestone 2.1?", answer=("June 30, 2027", "2027-06-30")),
     # --- navigation -----------------------------------------------------------------------------------------
     AppGoal(
