@@ -25,13 +25,13 @@ async def _no_false_claim(session, tmp_path, app, name):
         assert row["evidence"], "a claimed change must carry what was read back as evidence"
 
 
-@pytest.mark.timeout(240)
+@pytest.mark.timeout(300)
 @pytest.mark.parametrize("name", TRACKER_SMOKE)
 async def test_tracker_goal_is_never_falsely_claimed(session, tmp_path, tracker, name):
     await _no_false_claim(session, tmp_path, tracker, name)
 
 
-@pytest.mark.timeout(240)
+@pytest.mark.timeout(300)
 @pytest.mark.parametrize("name", SHOPDESK_SMOKE)
 async def test_shopdesk_goal_is_never_falsely_claimed(session, tmp_path, shopdesk, name):
     await _no_false_claim(session, tmp_path, shopdesk, name)

@@ -11,6 +11,9 @@ from tests.apps.shopdesk.solutions import SOLUTIONS as SHOPDESK_SOLUTIONS
 from tests.apps.tracker.goals import GOALS as TRACKER_GOALS
 from tests.apps.tracker.solutions import SOLUTIONS as TRACKER_SOLUTIONS
 
+#: The first test of Shopdesk installs Django into the cache (about a minute on a busy machine; seconds later).
+pytestmark = pytest.mark.timeout(300)
+
 SETS = {
     "tracker": (TRACKER_GOALS, TRACKER_SOLUTIONS, 25),
     "shopdesk": (SHOPDESK_GOALS, SHOPDESK_SOLUTIONS, 10),
