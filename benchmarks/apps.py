@@ -165,6 +165,7 @@ def to_markdown(report: dict[str, Any]) -> str:
         ),  # fmt: skip
         "",
         f"{summary_line(report['overall'])}. Wall time {report['wall_s']} s.",
+        *(f"Not run: {name} ({why})." for name, why in report.get("unavailable", {}).items()),
         "",
         common.md_table(
             [
@@ -226,6 +227,15 @@ def _smoke(name: str) -> tuple[str, ...]:
     return SMOKE_GOALS
 
 
+def _print_row(row: dict[str, Any]) -> None:
+    mark = "FALSE" if row["false_claim"] else ("done " if row["done"] else "--   ")
+    print(
+        f"  {mark} {row['app_key']:8} {row.get('error') or row['terminal_type']}/{row['terminal_reason']} "
+        f"{row['steps']} steps {common.fmt(row['elapsed_s'], 1)} s | {row['goal'][:80]}",
+        flush=True,
+    )
+
+
 async def run(
     *,
     apps: list[str],
@@ -243,25 +253,23 @@ async def run(
     started, load_start = time.perf_counter(), common.load_average()
     rows: list[dict[str, Any]] = []
     install: dict[str, float] = {}
+    unavailable: dict[str, str] = {}
     user_agent = None
     session = await common.live_session(None, ctx, records / "browser")
     try:
         user_agent = await session.page.evaluate("() => navigator.userAgent")
         for key in apps:
-            with running(key) as (app, install_s):
-                install[key] = install_s
-                goals = select(app.goals, names, quick, _smoke(key))
-                for goal in goals:
-                    session = await common.live_session(session, ctx, records / "browser")
-                    row = {"app_key": key, **await run_app_goal(session, ctx, app, goal)}
-                    rows.append(row)
-                    if log:
-                        mark = "FALSE" if row["false_claim"] else ("done " if row["done"] else "--   ")
-                        print(
-                            f"  {mark} {key:8} {row.get('error') or row['terminal_type']}/{row['terminal_reason']} "
-                            f"{row['steps']} steps {common.fmt(row['elapsed_s'], 1)} s | {goal.goal[:80]}",
-                            flush=True,
-                        )
+            try:
+                with running(key) as (app, install_s):
+                    install[key] = install_s
+                    for goal in select(app.goals, names, quick, _smoke(key)):
+                        session = await common.live_session(session, ctx, records / "browser")
+                        rows.append({"app_key": key, **await run_app_goal(session, ctx, app, goal)})
+                        if log:
+                            _print_row(rows[-1])
+            except AppUnavailable as exc:
+                unavailable[key] = str(exc)
+                print(f"  {key}: not run ({exc})", flush=True)
     finally:
         await session.close()
     report = {
@@ -270,6 +278,7 @@ async def run(
         "agent_settings": common.context_settings(ctx),
         **aggregate(rows, apps, install),
         "goals": rows,
+        "unavailable": unavailable,
         "wall_s": round(time.perf_counter() - started, 1),
     }
     common.write_json(out_dir / "apps.json", report)
@@ -297,11 +306,7 @@ def main(argv: list[str] | None = None) -> int:
     command = (
         "python -m benchmarks.apps " + " ".join(shlex.quote(a) for a in (argv or sys.argv[1:]))
     ).strip()
-    try:
-        report = asyncio.run(run(apps=apps, out_dir=out_dir, names=names, quick=args.quick, command=command))
-    except AppUnavailable as exc:
-        print(f"an application could not be started: {exc}", file=sys.stderr)
-        return 2
+    report = asyncio.run(run(apps=apps, out_dir=out_dir, names=names, quick=args.quick, command=command))
     if args.write_docs:
         write_docs((out_dir / "apps.md").read_text(encoding="utf-8"))
     print(f"{summary_line(report['overall'])}; results: {out_dir}/apps.json, {out_dir}/apps.md")
