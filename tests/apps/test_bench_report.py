@@ -43,19 +43,16 @@ def test_the_table_goes_between_the_markers_of_the_docs(tmp_path: Path):
         write_docs("x", doc)
 
 
-@pytest.mark.parametrize(
-    ("answer", "expected", "holds"),
-    [
-        ("4", "4", True),
-        ("4 results (12 total)", "4", True),
-        ("(4 matches)", "4", True),
-        ("Nov. 4, 2026", "4", False),
-        ("14", "4", False),
-        ("Owned by: bob", "bob", True),
-        ("Due March 15, 2027", "March 15, 2027", True),
-    ],
-)
-def test_answers_are_whole_values_and_counts_stand_alone(answer, expected, holds):
+def test_answers_are_whole_values_and_counts_stand_alone():
     from tests.apps.harness import answer_holds
 
-    assert answer_holds(answer, expected) is holds
+    holds = {
+        ("4", "4"): True,
+        ("4 results (12 total)", "4"): True,
+        ("(4 matches)", "4"): True,
+        ("Nov. 4, 2026", "4"): False,
+        ("14", "4"): False,
+        ("Owned by: bob", "bob"): True,
+        ("Due March 15, 2027", "March 15, 2027"): True,
+    }
+    assert {case: answer_holds(*case) for case in holds} == holds

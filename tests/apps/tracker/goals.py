@@ -15,7 +15,7 @@ from pathlib import Path
 from tests.apps.dbdiff import Expect, Table, has_words, text_ends_with_added_line, text_replaced
 from tests.apps.harness import AppGoal, Application
 from tests.apps.tracker.app import serve_tracker
-from tests.apps.tracker.schema import create_database
+from tests.apps.tracker.schema import PRIORITIES, create_database
 
 TABLES = (
     Table("ticket", ("id",), frozenset({"created", "changed", "revision"})),
@@ -62,8 +62,14 @@ def _wiki(name: str, want: object) -> Expect:
     return Expect(changed={("wiki", (name,)): {"body": want}})
 
 
-#: Names that answer "who" about some other ticket.
-OTHER_PEOPLE = ("alice", "carol", "dave", "mira", "ines")
+#: Everyone who owns or reported a ticket: an answer to "who" naming two of them picked no one.
+PEOPLE = ("alice", "bob", "carol", "dave", "mira", "ines", "tomas")
+
+
+def _one_of(name: str, wording: str, answer: str, choices: tuple[str, ...]) -> AppGoal:
+    """A question whose answer is one of ``choices``; the others, in the answer, make it wrong."""
+    return AppGoal(name, wording, answer=(answer,), wrong=tuple(c for c in choices if c != answer))
+
 
 GOALS: list[AppGoal] = [
     # --- records: create ------------------------------------------------------------------------------------
@@ -180,26 +186,11 @@ GOALS: list[AppGoal] = [
         start="/wiki",
     ),
     # --- questions ------------------------------------------------------------------------------------------
-    AppGoal(
-        "who-assigned",
-        "Who is assigned to the ticket about battery drain?",
-        answer=("bob",),
-        wrong=OTHER_PEOPLE,
-    ),
+    _one_of("who-assigned", "Who is assigned to the ticket about battery drain?", "bob", PEOPLE),
     AppGoal("milestone-due", "When is the 2.0 release due?", answer=("March 15, 2027", "2027-03-15")),
     AppGoal("count-open", "How many open tickets does alice have?", answer=("4",)),
-    AppGoal(
-        "priority-of",
-        "What is the priority of ticket #5?",
-        answer=("major",),
-        wrong=("critical", "minor", "trivial", "blocker"),
-    ),
-    AppGoal(
-        "who-reported",
-        "Who reported the ticket about the colon in passwords?",
-        answer=("tomas",),
-        wrong=OTHER_PEOPLE,
-    ),
+    _one_of("priority-of", "What is the priority of ticket #5?", "major", PRIORITIES),
+    _one_of("who-reported", "Who reported the ticket about the colon in passwords?", "tomas", PEOPLE),
     AppGoal("due-date", "What is the due date of milestone 2.1?", answer=("June 30, 2027", "2027-06-30")),
     # --- navigation -----------------------------------------------------------------------------------------
     AppGoal(
