@@ -21,12 +21,24 @@ from tests.apps.dbdiff import Expect, Snapshot, Table, check_change, snapshot
 Solution = Callable[[Any, str], Awaitable[str | None]]
 
 
+def answer_holds(answer: str | None, expected: str) -> bool:
+    """``expected`` stands in the answer as a whole value; a count (digits only) must also be the only number
+    there, apart from a "(12 total)" aside: "Nov. 4, 2026" does not answer "how many" with 4."""
+    if not _answer_holds(answer, expected):
+        return False
+    if not expected.isdigit():
+        return True
+    numbers = re.findall(r"\d+(?:[.,:]\d+)*", re.sub(r"\([^)]*\btotal\)", "", answer or ""))
+    return set(numbers) == {expected}
+
+
 @dataclass(frozen=True)
 class AppGoal:
     """One goal as a user words it, where it starts, and how its outcome is checked.
 
     expect: the database change it asks for (none for questions and navigation: then nothing may change).
     answer: the true answer (any one of these, as a whole value, in the final answer).
+    wrong: values of other records: an answer holding one of them picked the wrong record (or all of them).
     url: a regular expression the final page's path (and query) must match.
     """
 
@@ -34,6 +46,7 @@ class AppGoal:
     goal: str
     expect: Expect = field(default_factory=Expect)
     answer: tuple[str, ...] = ()
+    wrong: tuple[str, ...] = ()
     url: str = ""
     start: str = "/"
 
@@ -67,8 +80,10 @@ class Application:
     def judge(self, goal: AppGoal, before: Snapshot, final_answer: str | None, final_url: str) -> list[str]:
         """Everything that keeps ``goal`` from being done; an empty list means done."""
         problems = check_change(before, snapshot(self.db_path, self.tables), goal.expect, self.defaults)
-        if goal.answer and not any(_answer_holds(final_answer, a) for a in goal.answer):
+        if goal.answer and not any(answer_holds(final_answer, a) for a in goal.answer):
             problems.append(f"the answer {final_answer!r} does not hold {' or '.join(goal.answer)!r}")
+        elif wrong := [w for w in goal.wrong if _answer_holds(final_answer, w)]:
+            problems.append(f"the answer {final_answer!r} also holds {', '.join(wrong)!r}")
         if goal.url:
             where = re.sub(r"^[a-z]+://[^/]+", "", final_url or "")
             if not re.search(goal.url, where):

@@ -13,7 +13,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from html import escape
 from pathlib import Path
 from socketserver import ThreadingMixIn
@@ -270,38 +270,23 @@ class _QuietHandler(WSGIRequestHandler):
         return
 
 
-class TrackerServer:
-    """The tracker on 127.0.0.1:<free port> over the SQLite file ``db_path``, in a daemon thread."""
-
-    def __init__(self, db_path: Path, port: int = 0) -> None:
-        self.db_path = db_path
-        self._server = make_server(
-            "127.0.0.1", port, make_app(db_path), server_class=_ThreadingServer, handler_class=_QuietHandler
-        )
-        self.base_url = f"http://127.0.0.1:{self._server.server_port}"
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-
-    def start(self) -> TrackerServer:
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-
-    def __enter__(self) -> TrackerServer:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
+@contextlib.contextmanager
+def serve_tracker(db_path: Path, port: int = 0) -> Iterator[str]:
+    """Serve the tracker over ``db_path`` on 127.0.0.1 (port 0: a free one) in a daemon thread; yields its URL."""
+    server = make_server("127.0.0.1", port, make_app(db_path), _ThreadingServer, _QuietHandler)
+    threading.Thread(target=server.serve_forever, name="quillbox", daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def main(argv: list[str]) -> int:
     workdir = Path(tempfile.mkdtemp(prefix="quillbox-"))
     db = create_database(workdir / "quillbox.sqlite")
-    server = TrackerServer(db, int(argv[0]) if argv else 0)
-    print(f"Quillbox on {server.base_url} (database {db}); Ctrl-C stops it", flush=True)
-    with server, contextlib.suppress(KeyboardInterrupt):
+    with serve_tracker(db, int(argv[0]) if argv else 0) as base_url, contextlib.suppress(KeyboardInterrupt):
+        print(f"Quillbox on {base_url} (database {db}); Ctrl-C stops it", flush=True)
         threading.Event().wait()
     shutil.rmtree(workdir, ignore_errors=True)
     return 0

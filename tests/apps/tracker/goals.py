@@ -14,8 +14,8 @@ from pathlib import Path
 
 from tests.apps.dbdiff import Expect, Table, has_words, text_ends_with_added_line, text_replaced
 from tests.apps.harness import AppGoal, Application
-from tests.apps.tracker.app import TrackerServer
-from tests.apps.tracker.schema import create_database
+from tests.apps.tracker.app import serve_tracker
+from tests.apps.tracker.schema import PRIORITIES, create_database
 
 TABLES = (
     Table("ticket", ("id",), frozenset({"created", "changed", "revision"})),
@@ -54,8 +54,21 @@ def _comment(n: int, body: str, **more: object) -> Expect:
     return Expect(added={"comment": ({"ticket": n, "body": body, **more},)})
 
 
+def _new_wiki(name: str, body: str) -> Expect:
+    return Expect(added={"wiki": ({"name": name, "body": body},)})
+
+
 def _wiki(name: str, want: object) -> Expect:
     return Expect(changed={("wiki", (name,)): {"body": want}})
+
+
+#: Everyone who owns or reported a ticket: an answer to "who" naming two of them picked no one.
+PEOPLE = ("alice", "bob", "carol", "dave", "mira", "ines", "tomas")
+
+
+def _one_of(name: str, wording: str, answer: str, choices: tuple[str, ...]) -> AppGoal:
+    """A question whose answer is one of ``choices``; the others, in the answer, make it wrong."""
+    return AppGoal(name, wording, answer=(answer,), wrong=tuple(c for c in choices if c != answer))
 
 
 GOALS: list[AppGoal] = [
@@ -148,7 +161,7 @@ GOALS: list[AppGoal] = [
     AppGoal(
         "wiki-create-named",
         'In the wiki, make a new page named TeamContacts with the text "Ask in the chat before paging anyone."',
-        Expect(added={"wiki": ({"name": "TeamContacts", "body": "Ask in the chat before paging anyone."},)}),
+        _new_wiki("TeamContacts", "Ask in the chat before paging anyone."),
     ),
     AppGoal(
         "wiki-append-step",
@@ -164,18 +177,20 @@ GOALS: list[AppGoal] = [
         "wiki-append-line",
         'Append the line "Week 51: alice" to the OnCallRota page, keeping what is there',
         _wiki("OnCallRota", text_ends_with_added_line("Week 51: alice")),
+        start="/wiki/OnCallRota",
     ),
     AppGoal(
         "wiki-replace",
         'In the meeting notes, replace "sync rewrite is on track" with "sync rewrite is two weeks late"',
         _wiki("MeetingNotes", text_replaced("sync rewrite is on track", "sync rewrite is two weeks late")),
+        start="/wiki",
     ),
     # --- questions ------------------------------------------------------------------------------------------
-    AppGoal("who-assigned", "Who is assigned to the ticket about battery drain?", answer=("bob",)),
+    _one_of("who-assigned", "Who is assigned to the ticket about battery drain?", "bob", PEOPLE),
     AppGoal("milestone-due", "When is the 2.0 release due?", answer=("March 15, 2027", "2027-03-15")),
     AppGoal("count-open", "How many open tickets does alice have?", answer=("4",)),
-    AppGoal("priority-of", "What is the priority of ticket #5?", answer=("major",)),
-    AppGoal("who-reported", "Who reported the ticket about the colon in passwords?", answer=("tomas",)),
+    _one_of("priority-of", "What is the priority of ticket #5?", "major", PRIORITIES),
+    _one_of("who-reported", "Who reported the ticket about the colon in passwords?", "tomas", PEOPLE),
     AppGoal("due-date", "What is the due date of milestone 2.1?", answer=("June 30, 2027", "2027-06-30")),
     # --- navigation -----------------------------------------------------------------------------------------
     AppGoal(
@@ -211,7 +226,7 @@ def running_tracker() -> Iterator[Application]:
     with tempfile.TemporaryDirectory(prefix="quillbox-") as tmp:
         seed = create_database(Path(tmp) / "seed.sqlite")
         live = Path(tmp) / "live.sqlite"
-        with TrackerServer(live) as server:
-            app = Application("quillbox", server.base_url, live, seed, TABLES, GOALS, DEFAULTS)
+        with serve_tracker(live) as base_url:
+            app = Application("quillbox", base_url, live, seed, TABLES, GOALS, DEFAULTS)
             app.reset()
             yield app

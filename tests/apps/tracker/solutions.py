@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.apps.harness import Solution
+from tests.apps.selftest import fill_fields
 
 
 async def _submit(page: Any, button: str = "Submit changes") -> None:
@@ -19,12 +20,7 @@ async def _submit(page: Any, button: str = "Submit changes") -> None:
 async def _modify(page: Any, base: str, n: int, **fields: str) -> None:
     await page.goto(f"{base}/ticket/{n}")
     await page.get_by_text("Modify Ticket").click()
-    for name, value in fields.items():
-        control = page.locator(f"#field-{name}")
-        if await control.evaluate("e => e.tagName") == "SELECT":
-            await control.select_option(label=value)
-        else:
-            await control.fill(value)
+    await fill_fields(page, "field-%s", fields)
     await _submit(page)
 
 
@@ -49,9 +45,7 @@ async def _comment(page: Any, base: str, n: int, text: str) -> None:
 
 async def _new_ticket(page: Any, base: str, summary: str, **fields: str) -> None:
     await page.goto(f"{base}/newticket")
-    await page.locator("#field-summary").fill(summary)
-    for name, value in fields.items():
-        await page.locator(f"#field-{name}").select_option(label=value)
+    await fill_fields(page, "field-%s", {"summary": summary, **fields})
     await _submit(page, "Create ticket")
 
 
