@@ -34,38 +34,23 @@ def change_evidence(
         return None, f"{part.get('text')}: the goal is no longer read as a record operation"
     url = str(observation.get("url") or "")
     step = int(history[-1].get("step") or 0) if history else 0
+
+    def shown(quote: str) -> Proof:
+        evidence = {"part": part.get("id", ""), "kind": "state", "step": step, "url": url, "element": ""}
+        return {**evidence, "quote": quote[:300]}, ""
+
     if record.op == "open":
         if on_record(record, observation):
-            quote = f"heading/title: {observation.get('title') or ''}"
-            return {
-                "part": part.get("id", ""),
-                "kind": "state",
-                "step": step,
-                "url": url,
-                "element": "",
-                "quote": quote,
-            }, ""
+            return shown(f"heading/title: {observation.get('title') or ''}")
         return None, f"{part.get('text')}: the page open is not that record"
     if not saves_sent(history):
         return None, f"{part.get('text')}: no save was sent"
     reading = read_change(record, observation)
     if reading.problem:
-        why = (
-            "the page is still a preview"
-            if reading.problem == "preview"
-            else f"the page answered {reading.problem!r}"
-        )
+        preview = reading.problem == "preview"
+        why = "the page is still a preview" if preview else f"the page answered {reading.problem!r}"
         return None, f"{part.get('text')}: {why}"
     if not reading.proven:
-        return None, f"{part.get('text')}: the page does not show " + ", ".join(
-            repr(v) for v in reading.unseen
-        )
-    quote = "; ".join(reading.seen)
-    return {
-        "part": part.get("id", ""),
-        "kind": "state",
-        "step": step,
-        "url": url,
-        "element": "",
-        "quote": quote[:300],
-    }, ""
+        unseen = ", ".join(repr(v) for v in reading.unseen)
+        return None, f"{part.get('text')}: the page does not show {unseen}"
+    return shown("; ".join(reading.seen))

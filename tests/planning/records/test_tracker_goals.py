@@ -95,22 +95,20 @@ async def test_record_goal_is_done_and_proven(run_tracker, tracker, case: Case):
     assert len(changed) <= 1, changed  # one record created or changed, no other
 
 
-async def test_search_then_open_the_ticket_it_finds(run_tracker):
-    result, _ = await run_tracker('Use the search to look for "wake from sleep" and open the ticket it finds')
+@pytest.mark.parametrize(
+    ("goal", "page"),
+    [
+        ('Use the search to look for "wake from sleep" and open the ticket it finds', "/ticket?id=1"),
+        ("Take me to the ticket about accented letters in search", "/ticket?id=5"),
+    ],
+)
+async def test_open_the_record_the_goal_describes(run_tracker, goal, page):
+    result, _ = await run_tracker(goal)
     assert result["terminal_type"] == terminals.GOAL_SATISFIED, (
         result["terminal_reason"],
         result.get("stop_reason"),
     )
-    assert result["url"].endswith("/ticket?id=1")
-
-
-async def test_take_me_to_a_described_ticket(run_tracker):
-    result, _ = await run_tracker("Take me to the ticket about accented letters in search")
-    assert result["terminal_type"] == terminals.GOAL_SATISFIED, (
-        result["terminal_reason"],
-        result.get("stop_reason"),
-    )
-    assert result["url"].endswith("/ticket?id=5")
+    assert result["url"].endswith(page)
 
 
 async def test_a_refused_save_is_not_claimed(run_tracker, tracker):
