@@ -99,3 +99,17 @@ def test_login_first_then_the_record_operation():
 )  # fmt: skip
 def test_plain_commands_stay_with_the_grammar(goal):
     assert record_goal_of(parse_goal(goal)) is None
+
+
+def test_add_a_value_to_a_described_record_is_a_change_not_a_new_record():
+    goal = read_record_goal("Add the keyword regression to the ticket about battery drain")
+    assert (goal.op, goal.about, goal.settings, goal.adds) == (
+        "update",
+        "battery drain",
+        (("keyword", "regression"),),
+        True,
+    )
+
+
+def test_create_without_any_value_is_left_to_the_grammar():
+    assert read_record_goal("log in and create a page") is None

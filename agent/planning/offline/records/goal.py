@@ -301,8 +301,6 @@ def read_record_goal(goal: str) -> RecordGoal | None:
         return None  # "open the settings": plain navigation, the grammar's job
     if op in ("update", "comment") and not (settings or loose or text or title):
         return None
-    if op == "create" and not (title or text or settings):
-        return None
     if op in ("append", "update") and not about:
         target = re.search(
             r"\b(?:to|in|on|of)\s+(?:the\s+)?(?P<d>(?!\x00)[^:,\x00]+?)(?:\s+in\s+the\s+\w+)?\s*(?::|,|$)",
@@ -319,6 +317,8 @@ def read_record_goal(goal: str) -> RecordGoal | None:
     if op == "create" and (about or number) and added:  # 'Add the keyword regression to the ticket about ...'
         op, adds = "update", True
         settings = [(added.group("f").lower(), _clean(added.group("v"), spans))]
+    if op == "create" and not (title or text or settings):
+        return None  # 'create a page' alone: nothing to prove it by
     return RecordGoal(
         op=op,
         noun=(noun or _noun_in(f"{body} {described}")).lower(),
