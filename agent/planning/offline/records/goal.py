@@ -21,6 +21,7 @@ OPERATIONS: dict[str, tuple[str, ...]] = {
     "append": ("append", "extend"),
     "close": ("close", "resolve", "mark as done", "finish"),
     "reopen": ("reopen", "re-open"),
+    "cancel": ("cancel", "call off"),
     "delete": ("delete", "remove", "erase"),
     "update": (
         "set",
@@ -68,6 +69,7 @@ CONTROL_WORDS: dict[str, tuple[str, ...]] = {
     "update": ("modify", "edit", "change", "update"),
     "close": ("modify", "edit", "close", "resolve", "change"),
     "reopen": ("modify", "edit", "reopen", "change"),
+    "cancel": ("modify", "edit", "change"),
     "append": ("edit", "modify", "change"),
     "delete": ("delete", "remove"),
     "open": (),
@@ -76,6 +78,7 @@ CONTROL_WORDS: dict[str, tuple[str, ...]] = {
 STATUS_WORDS: dict[str, tuple[str, ...]] = {
     "close": ("closed", "close", "resolve", "resolved", "done", "fixed"),
     "reopen": ("reopen", "reopened", "open", "new"),
+    "cancel": ("cancelled", "canceled", "cancel"),
 }
 
 _FILLERS = re.compile(
@@ -83,7 +86,12 @@ _FILLERS = re.compile(
     r"(?:you\s+)?to|i'd\s+like\s+(?:you\s+)?to|go\s+ahead\s+and|let's|lets)\b[\s,]*)+",
     I,
 )
-_NUMBER = re.compile(r"(?:#|\b(?:no\.?|number|ticket|issue|bug|item|record|order)\s+#?)(?P<n>\d+)\b", I)
+#: A record's number or identifier: '#12', 'ticket 12', 'order SO-1004', 'invoice INV-77'.
+_NUMBER = re.compile(
+    r"(?:#|\b(?:no\.?|number|ticket|issue|bug|item|record|order|invoice|case|request|booking)\s+#?)"
+    r"(?P<n>(?:[A-Z]{1,5}-?)?\d+)\b",
+    I,
+)
 _TITLE = re.compile(
     r"\b(?:titled|entitled|called|named|with\s+(?:the\s+|a\s+)?(?:title|summary|subject|name|heading))\s*:?\s*"
     r"(?P<v>\x00\d+\x00|[^,;.\x00]+?)(?=\s+(?:that|which|saying|with|and|to|in|on)\b|[,;.]|$)",
@@ -293,7 +301,7 @@ def read_record_goal(goal: str) -> RecordGoal | None:
         ):
             continue
         settings.append((f, _clean(m.group("v"), spans)))
-    if not settings and op in ("update", "close", "reopen"):
+    if not settings and op in ("update", "close", "reopen", "cancel"):
         to = _TO_VALUE.search(stripped)
         if to:
             loose.append(_clean(to.group("v"), spans))
