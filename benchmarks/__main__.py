@@ -1,10 +1,11 @@
-"""``python -m benchmarks``: the observation benchmark, MiniWoB++ and the fixture goals, into one results directory.
+"""``python -m benchmarks``: the observation benchmark, MiniWoB++, the fixture goals and the application goals,
+into one results directory.
 
     python -m benchmarks            # the `make bench` default set
     python -m benchmarks --quick    # the smoke-test size (about half a minute)
 
-Writes ``<out>/<UTC timestamp>/``: observe.json/.md, miniwob.json/.md, fixture_goals.json/.md and summary.md (all
-tables).
+Writes ``<out>/<UTC timestamp>/``: observe.json/.md, miniwob.json/.md, fixture_goals.json/.md, apps.json/.md and
+summary.md (all tables).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import asyncio
 import shlex
 import sys
 
-from benchmarks import fixture_goals, miniwob, observe
+from benchmarks import apps, fixture_goals, miniwob, observe
 from benchmarks.common import results_dir
 from benchmarks.miniwob_tasks import DEFAULT_SEEDS, html_root
 
@@ -23,7 +24,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="smoke-test size: a few pages, 2 MiniWoB tasks")
     parser.add_argument(
-        "--only", choices=("observe", "miniwob", "fixtures"), default=None, help="run one benchmark"
+        "--only", choices=("observe", "miniwob", "fixtures", "apps"), default=None, help="run one benchmark"
     )
     parser.add_argument("--runs", type=int, default=None, help="observation runs per page (default 5)")
     parser.add_argument("--tasks", default=None, help="MiniWoB tasks: all | quick | a,b,c")
@@ -70,6 +71,12 @@ def main(argv: list[str] | None = None) -> int:
             short.append(
                 fixture_goals.summary_line(report["overall"]) + " (per-goal table: fixture_goals.md)\n"
             )
+        # --quick leaves the application goals out (they have their own smoke test in `make test`)
+        if args.only == "apps" or (args.only is None and not args.quick):
+            print("application goals (Quillbox, the Django admin)", flush=True)
+            report = await apps.run(apps=list(apps.APPS), out_dir=out_dir, quick=args.quick, command=command)
+            parts.append(apps.to_markdown(report))
+            short.append(apps.summary_line(report["overall"]) + " (per-goal table: apps.md)\n")
         return parts, short
 
     parts, short = asyncio.run(every_benchmark())

@@ -333,6 +333,26 @@ def claim_figures(outcomes: Iterable[tuple[bool, bool]]) -> dict[str, Any]:
     }
 
 
+def claims_summary(label: str, o: dict[str, Any], success: str = "success") -> str:
+    """One line of claim figures: '<label>: success 20/33 (60.6%); false claims 0/20 goal_satisfied (0.0%)'."""
+    return (
+        f"{label}: {success} {o['success']}/{o['runs']} ({pct(o['success_rate'])}); false claims "
+        f"{o['false_claims']}/{o['claimed']} goal_satisfied ({pct(o['false_claim_rate'])})"
+    )
+
+
+async def live_session(session: Any, ctx: Any, browser_dir: Path) -> Any:
+    """``session`` while its browser runs; else a new one (a goal that took the browser down must not sink the
+    goals after it). ``None`` starts the first one."""
+    from agent.browser.session import BrowserSession
+
+    if session is not None and session.is_alive:
+        return session
+    if session is not None:
+        await session.close()
+    return await BrowserSession.start(ctx.browser_options(browser_dir), browser_dir)
+
+
 def pct(x: float | None) -> str:
     """0.146 -> '14.6%'; None -> '-'."""
     return "-" if x is None else f"{100 * x:.1f}%"

@@ -29,10 +29,12 @@ from typing import Any
 from benchmarks.common import (
     REPO_ROOT,
     claim_figures,
+    claims_summary,
     context_settings,
     environment,
     environment_md,
     fmt,
+    live_session,
     load_average,
     md_table,
     pct,
@@ -342,10 +344,7 @@ def aggregate(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def summary_line(o: dict[str, Any]) -> str:
-    return (
-        f"fixture goals: success {o['success']}/{o['runs']} ({pct(o['success_rate'])}); false claims "
-        f"{o['false_claims']}/{o['claimed']} goal_satisfied ({pct(o['false_claim_rate'])})"
-    )
+    return claims_summary("fixture goals", o)
 
 
 def to_markdown(report: dict[str, Any]) -> str:
@@ -425,11 +424,7 @@ async def run(
         try:
             user_agent = await session.page.evaluate("() => navigator.userAgent")
             for item in goals:
-                if not session.is_alive:
-                    await session.close()
-                    session = await BrowserSession.start(
-                        ctx.browser_options(records / "browser"), records / "browser"
-                    )
+                session = await live_session(session, ctx, records / "browser")
                 row = await run_goal_row(session, ctx, item, bases[item.site])
                 rows.append(row)
                 if log:

@@ -322,6 +322,10 @@ _TYPING: tuple[tuple[re.Pattern[str], int], ...] = tuple(
 
 
 def parse_type(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
+    appended = re.match(r"^append\s+(?P<t>" + MASK + r"\d+" + MASK + r")\s+to\s+(?P<f>.+)$", c, I)
+    if appended:
+        field = value(appended.group("f"), spans)
+        return [TypeText(value(appended.group("t"), spans), field, append=True)] if field else None
     casing = _CASING.search(c)
     if casing:
         typed = parse_type(c[: casing.start()] + c[casing.end() :], spans)

@@ -244,6 +244,9 @@ def ground_type(intent: TypeText, g: Grounding) -> Action:
         else intent.text
     )
     args: dict[str, Any] = {"text": wire_value(intent.text, el.get("input_type") or ""), "clear": True}
+    if intent.append:  # a new line after what the field holds; the existing text stays
+        joint = "\n" if (el.get("tag") or "").lower() == "textarea" else " "
+        args = {"text": (joint if el.get("value") else "") + intent.text, "clear": False}
     if intent.submit:
         args["submit"] = True
     return make_action("type", el, f'type "{shown_text}" into {reason}', **args)

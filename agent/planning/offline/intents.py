@@ -95,8 +95,11 @@ class TypeText:
     text: str
     field: str = ""
     submit: bool = False
+    append: bool = False  # add to the end of what the field holds (a new line of a page), never replace it
 
     def step(self) -> str:
+        if self.append:
+            return f"Append {quote(self.text)} to {quote(self.field)}"
         base = f"Type {quote(self.text)}" + (f" into {quote(self.field)}" if self.field else "")
         return base + (" and press Enter" if self.submit else "")
 
@@ -249,6 +252,7 @@ def describe(intent: Intent) -> str:
         "Select": "selected",
         "Check": "checked",
         "Uncheck": "unchecked",
+        "Append": "appended",
         "Press": "pressed",
         "Scroll": "scrolled",
         "Go": "went",

@@ -46,6 +46,8 @@ from agent.planning.offline.overlays import blocking_overlay
 from agent.planning.offline.page import is_button, is_link, role_of, visible_text
 from agent.planning.offline.questions import Answer, analyze
 from agent.planning.offline.reading import answer_question
+from agent.planning.offline.records.goal import RecordGoal
+from agent.planning.offline.records.plan import leading_goal, plan_record, record_goal_of, record_lookup
 from agent.planning.offline.reveal import reveal_step, reveals_done
 from agent.planning.offline.semantic import take_note
 from agent.planning.offline.text import clip
@@ -196,6 +198,9 @@ def _give_up(parsed: ParsedGoal, step: str, failures: list[HistoryItem], done: i
 def plan_goal(request: PlanRequest) -> PlanResult:
     """Next steps for the goal given what is done and what the page shows (pure; no I/O)."""
     parsed = parse_goal(request.get("goal") or "")
+    record = record_goal_of(parsed)
+    if record is not None:
+        return _plan_with_record(request, parsed, record)
     if not parsed.understood:
         message = not_understood_message(parsed)
         return _unmet(
@@ -251,7 +256,9 @@ def plan_goal(request: PlanRequest) -> PlanResult:
 
     if not remaining:
         if questions:
-            return _plan_questions(questions, observation, history, raw, request.get("start_url") or "")
+            return _plan_questions(
+                questions, observation, history, raw, request.get("start_url") or "", request
+            )
         error = _page_error(observation)
         if error:
             return _unmet(
@@ -316,6 +323,19 @@ def plan_goal(request: PlanRequest) -> PlanResult:
     )
 
 
+def _plan_with_record(request: PlanRequest, parsed: ParsedGoal, record: RecordGoal) -> PlanResult:
+    """A record goal: the parts the grammar reads first ('log in as ...'), then the record operation."""
+    lead = leading_goal(parsed, record)
+    if lead and not (request.get("goal") or "").startswith(lead):
+        first = plan_goal({**request, "goal": lead})
+        if not first.get("task_complete") or not first.get("success"):
+            return first
+    result = plan_record(request, record)
+    if result.get("raw") is not None:
+        result["usage"] = dict(ZERO_USAGE)  # type: ignore[typeddict-item]
+    return _result(**result)
+
+
 def _tried(history: list[HistoryItem], step: str) -> bool:
     return any(h.get("plan_step") == step for h in history)
 
@@ -341,6 +361,7 @@ def _plan_questions(
     history: list[HistoryItem],
     raw: dict[str, Any],
     start_url: str = "",
+    request: PlanRequest | None = None,
 ) -> PlanResult:
     """All actions are done: answer from the page, scan further down, follow a lead, or report not found.
 
@@ -375,6 +396,9 @@ def _plan_questions(
             raw=raw,
             reasoning="the answer is on the page",
         )
+    lookup = record_lookup(pending[0].question, request) if request is not None else None
+    if lookup is not None:  # the question is about a record this page is not: find that record first
+        return _result(**{**lookup, "usage": dict(ZERO_USAGE), "raw": {**raw, **(lookup.get("raw") or {})}})
     expand = expand_move(query, observation, history)
     if expand:
         return _result(proposed_actions=[expand.step], raw=raw, reasoning=expand.reason)

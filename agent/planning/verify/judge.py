@@ -17,6 +17,7 @@ from typing_extensions import TypedDict
 from agent.evidence import keywords
 from agent.planning.offline.dates import WIRE_FORMATS, wire_value
 from agent.planning.verify.answers import answer_evidence
+from agent.planning.verify.changes import change_evidence
 from agent.planning.verify.parts import GoalPart
 
 
@@ -331,6 +332,8 @@ def judge(
             found = _from_effect(part, item, _effect(item).get("summary") or "") if item else None
         elif kind == "login":
             found, why = _login(part, items, observation, fields_done)
+        elif kind == "change":
+            found, why = change_evidence(part, history, observation)  # type: ignore[assignment]
         elif kind == "destination":
             found, why = _destination(part, items, observation, visited or [])
         elif kind == "search":

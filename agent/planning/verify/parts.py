@@ -35,6 +35,8 @@ from agent.planning.offline.intents import (
     is_secret_field,
 )
 from agent.planning.offline.questions import analyze
+from agent.planning.offline.records.plan import leading_intents, record_goal_of
+from agent.planning.verify.changes import change_part
 
 
 class GoalPart(TypedDict, total=False):
@@ -56,6 +58,7 @@ class GoalPart(TypedDict, total=False):
     need: int  # answer: how many subject words are enough
     action: str  # step: the browser action that carries it out (press_key, go_back, go_forward)
     describes: bool  # the goal describes a value instead of giving it: no typed text can prove it
+    record: str  # change: the goal text its record operation is read from (verify/changes.py)
 
 
 _DESCRIPTION = re.compile(
@@ -187,7 +190,8 @@ def dropped_clauses(goal: str, intents: list[Intent]) -> list[str]:
 def goal_parts(goal: str) -> list[GoalPart]:
     """The goal's checkable parts, in goal order (empty for an empty goal)."""
     parsed = parse_goal(goal)
-    intents = list(parsed.intents)
+    record = record_goal_of(parsed)
+    intents = list(parsed.intents) if record is None else leading_intents(parsed)
     login = any(isinstance(i, Submit) and i.purpose == "login" for i in intents) or (
         any(isinstance(i, TypeText) and is_secret_field(i.field) for i in intents)
         and any(isinstance(i, Click) and _LOGIN_WORDS.search(i.target) for i in intents)
@@ -205,14 +209,16 @@ def goal_parts(goal: str) -> list[GoalPart]:
         part = _intent_part(intent, login, username)
         if part is not None:
             parts.append(part)
-    for clause in parsed.unknown:
+    if record is not None:
+        parts.append(change_part(record, goal))  # type: ignore[arg-type]
+    for clause in parsed.unknown if record is None else ():
         if clause == "(empty goal)":
             continue
         if _DESCRIBED.search(clause):
             parts.append(_described_part(clause, ""))
         else:
             parts.extend(_clause_parts(clause))
-    if intents:
+    if intents and record is None:
         for clause in dropped_clauses(goal, intents):
             parts.extend(_clause_parts(clause))
     for n, part in enumerate(parts, start=1):

@@ -1,0 +1,390 @@
+"""Reading a record goal loosely: the operation, the values the wording reliably carries, and the record it means.
+
+Only what wording carries reliably is read here (quoted values; "titled/called/named X"; "saying X"; "to/as X";
+"with F V"; the operation verb; "the ticket about ...", "#12"). Which field a value goes into, and which control
+performs the operation, is decided later against the page (``records.forms``), never by a fixed field list.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from agent.planning.offline.text import mask_quotes, unmask
+
+I = re.IGNORECASE  # noqa: E741 - short alias keeps the patterns readable
+
+#: Operation verbs, by what they do to a record (the first word of a clause, after fillers).
+OPERATIONS: dict[str, tuple[str, ...]] = {
+    "comment": ("comment on", "comment", "reply to", "reply", "respond to", "answer"),
+    "append": ("append", "extend"),
+    "close": ("close", "resolve", "mark as done", "finish"),
+    "reopen": ("reopen", "re-open"),
+    "cancel": ("cancel", "call off"),
+    "delete": ("delete", "remove", "erase"),
+    "update": (
+        "set",
+        "change",
+        "raise",
+        "lower",
+        "bump",
+        "increase",
+        "decrease",
+        "update",
+        "make",
+        "assign",
+        "reassign",
+        "move",
+        "rename",
+        "switch",
+        "mark",
+        "edit",
+        "modify",
+        "fix",
+        "correct",
+        "replace",
+    ),  # fmt: skip
+    "create": (
+        "file",
+        "create",
+        "add",
+        "new",
+        "open a new",
+        "submit",
+        "report",
+        "write",
+        "start",
+        "post",
+        "make a new",
+        "make a",
+        "log a new",
+    ),  # fmt: skip
+    "open": ("open", "show", "show me", "take me to", "bring me to", "go to", "find", "navigate to", "view"),
+}
+#: The words each operation's control is likely to carry ("New Ticket", "Add comment", "Modify", "Edit page").
+CONTROL_WORDS: dict[str, tuple[str, ...]] = {
+    "create": ("new", "create", "add", "file", "submit", "report"),
+    "comment": ("comment", "reply", "add comment", "respond"),
+    "update": ("modify", "edit", "change", "update"),
+    "close": ("modify", "edit", "close", "resolve", "change"),
+    "reopen": ("modify", "edit", "reopen", "change"),
+    "cancel": ("modify", "edit", "change"),
+    "append": ("edit", "modify", "change"),
+    "delete": ("delete", "remove"),
+    "open": (),
+}
+#: The status an operation leaves a record in, matched against a status field's options or radio labels.
+STATUS_WORDS: dict[str, tuple[str, ...]] = {
+    "close": ("closed", "close", "resolve", "resolved", "done", "fixed"),
+    "reopen": ("reopen", "reopened", "open", "new"),
+    "cancel": ("cancelled", "canceled", "cancel"),
+}
+
+_FILLERS = re.compile(
+    r"^(?:(?:please|kindly|now|then|also|and|ok|okay|could\s+you|can\s+you|would\s+you|i\s+(?:want|need)\s+"
+    r"(?:you\s+)?to|i'd\s+like\s+(?:you\s+)?to|go\s+ahead\s+and|let's|lets)\b[\s,]*)+",
+    I,
+)
+#: A record's number or identifier: '#12', 'ticket 12', 'order SO-1004', 'invoice INV-77'.
+_NUMBER = re.compile(
+    r"(?:#|\b(?:no\.?|number|ticket|issue|bug|item|record|order|invoice|case|request|booking)\s+#?)"
+    r"(?P<n>(?:[A-Z]{1,5}-?)?\d+)\b",
+    I,
+)
+_TITLE = re.compile(
+    r"\b(?:titled|entitled|called|named|with\s+(?:the\s+|a\s+)?(?:title|summary|subject|name|heading))\s*:?\s*"
+    r"(?P<v>\x00\d+\x00|[^,;.\x00]+?)(?=\s+(?:that|which|saying|with|and|to|in|on)\b|[,;.]|$)",
+    I,
+)
+_TEXT = re.compile(
+    r"\b(?:saying|that\s+says|which\s+says|says|reading|that\s+reads|with\s+(?:the\s+)?(?:text|body|"
+    r"description|content|comment|message|note|words?)|containing)\s*:?\s*(?P<v>\x00\d+\x00)",
+    I,
+)
+_COLON_VALUE = re.compile(r":\s*(?P<v>\x00\d+\x00)\s*$")
+_V = r"(?P<v>\x00\d+\x00|[\w.@/-]+)"
+_F = r"(?P<f>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
+#: "with priority critical", "and severity: major"
+_WITH_SETTING = re.compile(
+    r"\b(?:with|and)\s+(?:the\s+|a\s+|an\s+)?" + _F + r"\s*(?:of|set\s+to|=|:)?\s+" + _V, I
+)
+#: "(raise) its priority to critical", "(change) the status of ticket 7 to closed"
+_VERB_SETTING = re.compile(
+    r"^(?:its|the|their|this|that)?\s*"
+    + _F
+    + r"(?:\s+(?:of|on|for|in)\s+.+?)?\s+(?:to|as|=)\s+"
+    + _V
+    + r"\s*$",
+    I,
+)
+_TO_VALUE = re.compile(r"\b(?:to|as|into)\s+(?P<v>\x00\d+\x00|[\w.@/-]+(?:\s+[\w.@/-]+)?)\s*$", I)
+_ASSIGN = re.compile(r"\b(?:assign|reassign|give)\b.*?\bto\s+(?P<v>\x00\d+\x00|[\w.@-]+)\s*[.!]?\s*$", I)
+_DESCRIBED = re.compile(
+    r"\b(?:the|that|this|a|an|my|our)\s+(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?P<how>about|where|on|"
+    r"regarding|concerning|for|with\s+the\s+title|titled|called|named|in\s+which|that|which|whose)\s+"
+    r"(?P<d>.+?)(?=\s+(?:saying|that\s+says|with\s+(?:the\s+)?(?:text|comment|priority|status)|to\s+(?:the\s+)?"
+    r"\w+(?:\s+[\w.]+)?$|as\s+\w+$)|\s+(?:is|was|are|has\s+become|seems|got)\s+(?!\w+ing\b)|[,;:]|\.\s|$)",
+    I,
+)
+_SEARCH = re.compile(
+    r"\b(?:use|using)\s+the\s+(?:site'?s?\s+)?search(?:\s+(?:box|field|page|form))?\s+to\s+(?:look|search)\s+"
+    r"(?:for|up)\s+(?P<q>\x00\d+\x00|[^,;.]+?)(?=\s+and\b|[,;.]|$)|^(?:search|look)\s+(?:for|up)\s+"
+    r"(?P<q2>\x00\d+\x00)",
+    I,
+)
+_FOUND = re.compile(
+    r"\b(?:open|show|click|go\s+to)\s+(?:the\s+)?(?P<noun>[\w-]+)\s+(?:it|that\s+it|you)\s+finds?\b", I
+)
+_RECORD_NOUNS = (
+    "ticket", "bug", "defect", "issue", "task", "page", "wiki page", "article", "entry", "record", "item",
+    "order", "request", "story", "report", "post", "note", "case", "incident", "feature", "enhancement",
+    "milestone", "comment", "member", "user", "document", "plot", "booking", "customer", "product",
+)  # fmt: skip
+#: Words for the same kind of record: a control for another kind ('New Ticket' for a wiki page) is not it.
+KINDS: tuple[frozenset[str], ...] = (
+    frozenset("ticket bug defect issue task case incident story enhancement feature request problem".split()),
+    frozenset("page wiki article document entry post note".split()),
+    frozenset("milestone release version roadmap".split()),
+    frozenset("comment reply".split()),
+    frozenset("user member account person".split()),
+    frozenset("order booking reservation".split()),
+    frozenset("product item".split()),
+)
+_VERBS = "|".join(sorted({v for vs in OPERATIONS.values() for v in vs}, key=len, reverse=True))
+_SENTENCES = re.compile(
+    r"(?<=[.!?])\s+|\s*;\s*|\s*\n\s*|,?\s+then\s+|,?\s+and\s+(?=(?:" + _VERBS + r")\s)", I
+)
+_CONTEXT = re.compile(r"^\s*(?:in|on|at|within)\s+(?P<where>(?:the\s+)?[^,\x00]{2,60}?),\s*", I)
+_PREDICATE = re.compile(r"\s+(?:is|are|was|were|has|have|seems?|looks?|got|needs?)\b.*$", I)
+_ARTICLE = re.compile(r"^(?:the|a|an|that|this|our|my)\s+", I)
+_PAGE_WORD = re.compile(r"(?:\s+(?:wiki\s+)?page)?(?:\s*,?\s+keeping\b.*)?$", I)
+_REFERENCE = re.compile(r"\b(?:that|this|the\s+same|it|its)\b", I)
+_NOT_FIELDS = frozenset("it its this that the a an them new one".split())
+
+
+@dataclass(frozen=True)
+class RecordGoal:
+    """What a record goal asks: ``op`` on a record described by ``about``/``number``, setting ``values``."""
+
+    op: str  # create | comment | update | close | reopen | append | delete | open
+    noun: str = ""  # what the goal calls the record: ticket, defect, wiki page ...
+    about: str = ""  # words describing an existing record ("the laptop does not wake from sleep")
+    number: str = ""  # "#12"
+    title: str = ""  # the new record's title (create) or the page's name
+    text: str = ""  # the body, comment or line to add
+    settings: tuple[tuple[str, str], ...] = ()  # (field words, value): ("priority", "critical")
+    loose: tuple[str, ...] = ()  # values without a field word ("close as fixed"): the page decides
+    search: str = ""  # an explicit search the goal asks for
+    first_found: bool = False  # "open the ticket it finds"
+    adds: bool = False  # the setting's value goes next to what the field holds ('add the keyword X')
+    wording: str = field(default="", compare=False)  # the goal's own words, quoted values left out
+    spans: tuple[str, ...] = field(default=(), compare=False)
+
+    @property
+    def values(self) -> tuple[str, ...]:
+        """Every value the change must leave on the record."""
+        out = [self.title] if self.title and self.op == "create" else []
+        out += [self.text] if self.text else []
+        out += [v for _, v in self.settings] + list(self.loose)
+        return tuple(v for v in out if v)
+
+    @property
+    def needs_record(self) -> bool:
+        """The operation works on an existing record that must be found first."""
+        return self.op != "create"
+
+
+def _op_of(clause: str) -> tuple[str, str]:
+    """(operation, the clause after its verb) for a clause that starts with an operation verb."""
+    c = _FILLERS.sub("", clause.strip()).strip()
+    lowered = c.lower()
+    if re.match(
+        r"^(?:add|post|leave|write|make)\s+(?:a\s+|another\s+|one\s+more\s+|my\s+)?(?:comment|reply|note)\b",
+        lowered,
+    ):
+        return "comment", re.sub(r"^\w+\s+(?:\w+\s+)?(?:comment|reply|note)\b", "", c, flags=I)
+    if re.match(r"^(?:add|append|insert)\s+(?:a\s+|an\s+|another\s+|one\s+more\s+|the\s+)?(?:last\s+|final\s+|new\s+)?"
+                r"(?:line|sentence|step|paragraph|item|entry|bullet|row|note)\b", lowered):  # fmt: skip
+        return "append", c
+    for verb, op in sorted(((v, o) for o, vs in OPERATIONS.items() for v in vs), key=lambda p: -len(p[0])):
+        if lowered == verb or lowered.startswith(verb + " "):
+            return op, c[len(verb) :].strip()
+    return "", c
+
+
+def _noun_in(text: str) -> str:
+    lowered = text.lower()
+    hits = [n for n in _RECORD_NOUNS if re.search(rf"\b{n}s?\b", lowered)]
+    return max(hits, key=lambda n: (len(n.split()), lowered.find(n)), default="")
+
+
+def _clean(value: str, spans: tuple[str, ...]) -> str:
+    """The value as the goal gives it: a quoted one verbatim, a bare one without the punctuation around it."""
+    return unmask(value.strip(" .,;:\"'"), spans).strip()
+
+
+@lru_cache(maxsize=512)
+def read_record_goal(goal: str) -> RecordGoal | None:
+    """The goal as a record operation, or None when its wording is not one (the grammar then has it)."""
+    masked, spans = mask_quotes((goal or "").strip())
+    sentences = [s for s in _SENTENCES.split(masked) if s.strip()]
+    op, rest, described = "", "", ""
+    for sentence in sentences:
+        context = _CONTEXT.match(sentence)
+        if context:  # 'In the wiki, make a new page ...', 'On the CodingStyle wiki page, ...'
+            described = f"{described} {context.group('where')}".strip()
+            sentence = sentence[context.end() :]
+        found, after = _op_of(sentence)
+        if found and not op:
+            op, rest = found, after
+        elif not found and not op:
+            described = f"{described} {sentence}".strip()
+    search = _SEARCH.search(masked)
+    first_found = bool(_FOUND.search(masked))
+    if not op and search and first_found:
+        op, rest = "open", ""
+    if not op:
+        return None
+    body = rest.rstrip(" .!?")
+    title = next((m.group("v") for m in _TITLE.finditer(body)), "")
+    text = next((m.group("v") for m in _TEXT.finditer(body)), "")
+    if not text:
+        colon = _COLON_VALUE.search(body)
+        text = colon.group("v") if colon else ""
+    if not text and op == "append":
+        first = re.search(r"\x00\d+\x00", body)  # 'Append the line "Week 51: alice" to ...'
+        text = first.group(0) if first else ""
+    number = _NUMBER.search(masked)
+    about = ""
+    noun = ""
+    adds = False
+    for m in _DESCRIBED.finditer(f"{described} . {body}"):
+        if m.group("how").lower() in ("titled", "called", "named", "with the title") and op == "create":
+            continue
+        noun = m.group("noun")
+        about = m.group("d")
+        break
+    settings: list[tuple[str, str]] = []
+    loose: list[str] = []
+    stripped = body
+    for rx in (_TITLE, _TEXT):
+        stripped = rx.sub(" ", stripped)
+    if about:
+        stripped = stripped.replace(about, " ")
+    assign = _ASSIGN.search(masked)
+    if assign:
+        settings.append(("assigned to", _clean(assign.group("v"), spans)))
+        stripped = stripped.replace(assign.group(0), " ")
+    renamed = re.match(r"^\s*(?:please\s+)?rename\b", masked, I)
+    if renamed and not settings:
+        to = _TO_VALUE.search(stripped)
+        if to:
+            settings.append(("title", _clean(to.group("v"), spans)))
+            stripped = stripped[: to.start()]
+    moved = (
+        re.search(r"\bto\s+(?:the\s+)?" + _F + r"\s+" + _V + r"\s*$", stripped, I) if op == "update" else None
+    )
+    if moved and not settings and moved.group("f").lower() not in _NOT_FIELDS | KINDS[0] | KINDS[1]:
+        settings.append(
+            (moved.group("f").lower(), _clean(moved.group("v"), spans))
+        )  # 'move it to milestone 2.1'
+        stripped = stripped[: moved.start()]
+    verb_setting = _VERB_SETTING.match(stripped.strip()) if op in ("update", "close", "reopen") else None
+    for m in [*_WITH_SETTING.finditer(stripped), *([verb_setting] if verb_setting else [])]:
+        f = m.group("f").strip().lower()
+        if (
+            f.split()[0] in _NOT_FIELDS
+            or _noun_in(f)
+            or assign
+            or (f, _clean(m.group("v"), spans)) in settings
+        ):
+            continue
+        settings.append((f, _clean(m.group("v"), spans)))
+    if not settings and op in ("update", "close", "reopen", "cancel"):
+        to = _TO_VALUE.search(stripped)
+        if to:
+            loose.append(_clean(to.group("v"), spans))
+    if op == "open" and not (about or number or search or first_found):
+        return None  # "open the settings": plain navigation, the grammar's job
+    if op in ("update", "comment") and not (settings or loose or text or title):
+        return None
+    if op in ("append", "update") and not about:
+        target = re.search(
+            r"\b(?:to|in|on|of)\s+(?:the\s+)?(?P<d>(?!\x00)[^:,\x00]+?)(?:\s+in\s+the\s+\w+)?\s*(?::|,|$)",
+            body,
+            I,
+        )
+        about = target.group("d") if target and op == "append" else ""
+    if not about and not number and described and op != "create":
+        about = _PREDICATE.sub(
+            "", _ARTICLE.sub("", described.strip(" .,"))
+        ).strip()  # 'The dark mode colours ... are fixed now.'
+    about = "" if search else _PAGE_WORD.sub("", about).strip()
+    added = re.match(r"^(?:the\s+|a\s+|an\s+)?(?P<f>[a-z]+)\s+(?P<v>\x00\d+\x00|[\w.-]+)\s+to\b", body, I)
+    if op == "create" and (about or number) and added:  # 'Add the keyword regression to the ticket about ...'
+        op, adds = "update", True
+        settings = [(added.group("f").lower(), _clean(added.group("v"), spans))]
+    if op == "create" and not (title or text or settings):
+        return None  # 'create a page' alone: nothing to prove it by
+    return RecordGoal(
+        op=op,
+        noun=(noun or _noun_in(f"{body} {described}")).lower(),
+        about=_clean(about, spans),
+        number=number.group("n") if number else "",
+        title=_clean(title, spans),
+        text=_clean(text, spans),
+        settings=tuple(settings),
+        loose=tuple(loose),
+        search=_clean((search.group("q") or search.group("q2") or "") if search else "", spans),
+        first_found=first_found,
+        adds=adds,
+        wording=re.sub(r"\x00\d+\x00", " ", masked).replace(title, " ")
+        if title
+        else re.sub(r"\x00\d+\x00", " ", masked),
+        spans=spans,
+    )
+
+
+def kind_of(text: str) -> frozenset[str]:
+    """The kind of record ``text`` names (empty when it names none)."""
+    words = set(re.findall(r"[a-z]+", text.lower()))
+    words |= {w[:-1] for w in words if w.endswith("s")}
+    return next((k for k in KINDS if k & words), frozenset())
+
+
+def refers_back(goal: str) -> bool:
+    """The goal points at a record it described earlier ('that ticket', 'its priority')."""
+    return bool(_REFERENCE.search(goal))
+
+
+_ASKED_ABOUT = re.compile(
+    r"\b(?:the|a|that)\s+(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?:about|where|regarding|concerning|on|for)\s+"
+    r"(?P<d>.+?)\s*\??$",
+    I,
+)
+_ASKED_VERSION = re.compile(
+    r"\b(?:(?P<noun>milestone|release|version)\s+(?P<v>\d+(?:\.\d+)*)|the\s+(?P<v2>\d+(?:\.\d+)+)\s+"
+    r"(?P<noun2>release|milestone|version))\b",
+    I,
+)
+
+
+@lru_cache(maxsize=256)
+def record_question(question: str) -> RecordGoal | None:
+    """The record a question asks about ('the ticket about battery drain', 'ticket #5', 'the 2.0 release'),
+    so the record can be found before the question is answered from its page; None when it names none."""
+    q = (question or "").strip()
+    version = _ASKED_VERSION.search(q)
+    if version:
+        noun = (version.group("noun") or version.group("noun2") or "").lower()
+        return RecordGoal(op="open", noun=noun, about=version.group("v") or version.group("v2") or "")
+    number = _NUMBER.search(q)
+    if number and kind_of(q) in (KINDS[0], KINDS[2]):
+        return RecordGoal(op="open", noun=_noun_in(q), number=number.group("n"))
+    about = _ASKED_ABOUT.search(q)
+    if about and kind_of(about.group("noun")) in (KINDS[0], KINDS[2]):  # tracker items and milestones
+        return RecordGoal(
+            op="open", noun=about.group("noun").lower(), about=_ARTICLE.sub("", about.group("d"))
+        )
+    return None

@@ -1,0 +1,392 @@
+"""Planning a record goal: find the record, reach its form, fill it, save with the control that saves, and end
+only when the page read again shows the change.
+
+Every step is a canonical grammar step ('Click the "Modify" button', 'Select "critical" from "Priority"'), so
+the translate node grounds it like any other. The plan is a pure function of the goal, the page and the history.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import quote, unquote, urlsplit, urlunsplit
+
+from agent import terminals
+from agent.planning.base import HistoryItem, PlanRequest, PlanResult
+from agent.planning.offline.grammar import ParsedGoal
+from agent.planning.offline.intents import (
+    Ask,
+    Click,
+    Intent,
+    Navigate,
+    Search,
+    SelectOption,
+    SetCheck,
+    Submit,
+    TypeText,
+)
+from agent.planning.offline.page import is_link, visible_text
+from agent.planning.offline.records.forms import (
+    FIELD_MATCH,
+    SAVE,
+    Fill,
+    best_match,
+    field_label,
+    holds,
+    on_record,
+    op_control,
+    plan_fills,
+    record_link,
+    record_words,
+    save_control,
+    search_box,
+)
+from agent.planning.offline.records.goal import RecordGoal, kind_of, read_record_goal, record_question
+from agent.planning.offline.records.proof import CONFLICT, read_change
+from agent.planning.offline.text import clip, norm, similarity, split_identifier
+from agent.types import Observation
+
+MAX_SAVES = 3
+MAX_STEPS = 5
+_CLICKED = re.compile(r'^Click (?:the )?["“«\'](?P<t>.+?)["”»\'](?: \w+)?$')
+_SEARCHED = re.compile(r'^Search for ["“«\'](?P<q>.+?)["”»\']$')
+_FILL_STEP = re.compile(r"^(?:Type|Append|Select|Check|Choose) ")
+_CREATING = re.compile(r"\b(?:new|create|add|file|submit|report|compose)\b", re.I)
+_ARTICLES = re.compile(r"^(?:the|a|an|that|this|its)\s+", re.I)
+LISTING_WORDS = "list index all browse view report reports overview roadmap milestones"
+
+
+def record_goal_of(parsed: ParsedGoal) -> RecordGoal | None:
+    """The record operation of a goal: in what the grammar cannot read, or in a goal that describes a record
+    (the grammar would only guess a click or a typing from its words)."""
+    whole = read_record_goal(parsed.goal)
+    if parsed.understood:
+        return whole if whole is not None and (whole.about or whole.number or whole.search) else None
+    if not parsed.unknown:
+        return None
+    return read_record_goal(". ".join(parsed.unknown)) or whole
+
+
+def leading_intents(parsed: ParsedGoal) -> list[Intent]:
+    """What the grammar reads before the record operation and must be done first: everything it read beside
+    an unread clause, or a login ('log in as dave and comment on #10 ...')."""
+    actions = [i for i in parsed.intents if not isinstance(i, Ask)]
+    if parsed.unknown and read_record_goal(". ".join(parsed.unknown)) is not None:
+        return actions
+    logins = [n for n, i in enumerate(actions) if isinstance(i, Submit) and i.purpose == "login"]
+    return actions[: logins[-1] + 1] if logins else []
+
+
+def leading_goal(parsed: ParsedGoal, record: RecordGoal) -> str:
+    """The leading intents as plan steps ('' when there are none)."""
+    return "; ".join(i.step() for i in leading_intents(parsed))
+
+
+def _result(**fields: Any) -> PlanResult:
+    result: dict[str, Any] = {"proposed_actions": [], "task_complete": False, "usage": {}}
+    result.update(fields)
+    return result  # type: ignore[return-value]
+
+
+def _unmet(reason: str, answer: str, raw: dict[str, Any]) -> PlanResult:
+    return _result(task_complete=True, success=False, failure_reason=reason, final_answer=clip(answer, 1000),
+                   reasoning=answer[:200], raw=raw)  # fmt: skip
+
+
+def _steps(steps: list[str], why: str, raw: dict[str, Any]) -> PlanResult:
+    return _result(
+        proposed_actions=steps[:MAX_STEPS], reasoning=why, raw={**raw, "pending": steps[:MAX_STEPS]}
+    )
+
+
+def fill_step(fill: Fill) -> str:
+    """The grammar step that puts the fill's value into its field."""
+    if fill.how == "select":
+        return SelectOption(fill.value, fill.label).step()
+    if fill.how == "check":
+        return SetCheck(fill.label).step()
+    return TypeText(fill.value, fill.label, append=fill.how == "append").step()
+
+
+def _ok(history: list[HistoryItem]) -> list[HistoryItem]:
+    return [
+        h for h in history if h.get("status") == "success" and h.get("action") not in ("translate", "done")
+    ]
+
+
+def _clicked(history: list[HistoryItem]) -> set[str]:
+    return {m.group("t") for h in history if (m := _CLICKED.match(str(h.get("plan_step") or "")))}
+
+
+def _searched(history: list[HistoryItem]) -> set[str]:
+    return {m.group("q").lower() for h in history if (m := _SEARCHED.match(str(h.get("plan_step") or "")))}
+
+
+def saves_sent(history: list[HistoryItem]) -> int:
+    """How many saves were sent: successful clicks on a save-like control after the last fill step."""
+    count = 0
+    filled = False
+    for item in _ok(history):
+        step = str(item.get("plan_step") or "")
+        if _FILL_STEP.match(step):
+            filled = True
+        m = _CLICKED.match(step)
+        if m and filled and SAVE.search(m.group("t")):
+            count += 1
+    return count
+
+
+def _pending_save(history: list[HistoryItem]) -> bool:
+    """The last thing done was a save (no fill step came after it)."""
+    for item in reversed(_ok(history)):
+        step = str(item.get("plan_step") or "")
+        if _FILL_STEP.match(step):
+            return False
+        m = _CLICKED.match(step)
+        if m and SAVE.search(m.group("t")):
+            return True
+    return False
+
+
+def plan_record(request: PlanRequest, goal: RecordGoal) -> PlanResult:
+    """Next steps for a record goal on this page, or its end (proven, or unmet with what the page said)."""
+    observation: Observation = request.get("observation") or {}
+    history = list(request.get("history") or [])
+    raw: dict[str, Any] = {
+        "record": {"op": goal.op, "about": record_words(goal), "values": list(goal.values)}
+    }
+    saves = saves_sent(history)
+    if goal.op != "open" and saves and _pending_save(history):
+        return _after_save(goal, observation, history, saves, raw)
+    if goal.op == "open":
+        return _open(goal, observation, history, raw)
+    found = not goal.needs_record or on_record(goal, observation) or _started(goal, history)
+    fills, missing = plan_fills(goal, observation)
+    staged = bool(fills) and missing and _first_stage(goal, observation, fills)
+    if found and fills and (not missing or staged) and _form_ready(goal, observation, history, fills):
+        return _fill(goal, observation, fills, raw)
+    if not found:
+        return _find(goal, observation, history, raw)
+    control = op_control(goal, observation, _clicked(history))
+    if control is not None:
+        return _steps([Click(field_label(control) or visible_text(control), _role(control)).step()],
+                      f"open the form that does '{goal.op}'", raw)  # fmt: skip
+    section = _section(goal, observation, _clicked(history))
+    if section is not None:
+        return _steps(
+            [Click(visible_text(section), "link").step()], f"the {goal.noun} section has its controls", raw
+        )
+    named = _page_by_name(goal, observation, history)
+    if named:
+        return _steps(
+            [Navigate(named).step()], "pages here live at their name: open the new page's address", raw
+        )
+    listing = _listing(goal, observation, _clicked(history)) if goal.op == "create" else None
+    if listing is not None:
+        return _steps(
+            [Click(visible_text(listing), "link").step()], "an index of records may offer to create one", raw
+        )
+    what = ", ".join(missing) or goal.op
+    return _unmet("step_failed", f"Could not find where to {goal.op} on this page ({what}).", raw)
+
+
+def _role(el: Any) -> str:
+    return "link" if is_link(el) else "button"
+
+
+def _started(goal: RecordGoal, history: list[HistoryItem]) -> bool:
+    """An operation control was already used on the confirmed record (its edit page may be titled otherwise)."""
+    return bool(_ok(history)) and any(
+        any(w in t.lower() for w in ("edit", "modify", "comment", "reply", "change"))
+        for t in _clicked(history)
+    )
+
+
+def _form_ready(
+    goal: RecordGoal, observation: Observation, history: list[HistoryItem], fills: list[Fill]
+) -> bool:
+    """A create goal fills a form only on a page for creating (or after its 'New ...' control was used, or
+    when the form's own button creates)."""
+    if goal.op != "create":
+        return True
+    where = f"{observation.get('title') or ''} {observation.get('url') or ''}"
+    save = save_control(observation, [f.element for f in fills])
+    return (
+        bool(_CREATING.search(where))
+        or any(_CREATING.search(t) for t in _clicked(history))
+        or (save is not None and bool(_CREATING.search(field_label(save))))
+    )
+
+
+def _page_by_name(goal: RecordGoal, observation: Observation, history: list[HistoryItem]) -> str:
+    """A wiki keeps each page at an address ending in its name: when this page's address ends in its own title,
+    the new page named ``goal.title`` is at the same address with that name (the wiki offers to create it)."""
+    if goal.op != "create" or not goal.title or not re.fullmatch(r"[\w.-]+", goal.title):
+        return ""
+    url = str(observation.get("url") or "")
+    parts = urlsplit(url)
+    head, _, last = parts.path.rpartition("/")
+    name = unquote(last)
+    heads = [observation.get("title") or ""] + [
+        visible_text(e) for e in observation.get("elements") or [] if (e.get("tag") or "") == "h1"
+    ]
+    if not name or not any(
+        norm(split_identifier(name)) in norm(split_identifier(h)) or name in h for h in heads
+    ):
+        return ""
+    target = urlunsplit((parts.scheme, parts.netloc, f"{head}/{quote(goal.title)}", "", ""))
+    return "" if any(h.get("plan_step") == Navigate(target).step() for h in history) else target
+
+
+def _first_stage(goal: RecordGoal, observation: Observation, fills: list[Fill]) -> bool:
+    """A form that creates the record from its name first ('Page name' + 'Create page'), the rest comes after."""
+    save = save_control(observation, [f.element for f in fills])
+    return (
+        goal.op == "create"
+        and any(f.what == "title" for f in fills)
+        and save is not None
+        and bool(_CREATING.search(field_label(save)))
+    )
+
+
+def _placed(history: list[HistoryItem]) -> set[str]:
+    """Values already put into fields by earlier steps."""
+    done = set()
+    for item in _ok(history):
+        m = re.match(r'^(?:Type|Append|Select) ["“«\'](?P<v>.+?)["”»\']', str(item.get("plan_step") or ""))
+        if m:
+            done.add(m.group("v"))
+    return done
+
+
+def _fill(goal: RecordGoal, observation: Observation, fills: list[Fill], raw: dict[str, Any]) -> PlanResult:
+    todo = [f for f in fills if not holds(f)]
+    save = save_control(observation, [f.element for f in fills])
+    if save is None:
+        return _unmet("step_failed", "The form has no control that saves it (only preview or cancel).", raw)
+    steps = [fill_step(f) for f in todo][: MAX_STEPS - 1]
+    if len(steps) == len(todo):
+        steps.append(Click(field_label(save) or visible_text(save), "button").step())
+    return _steps(steps, f"fill {len(todo)} field(s) and save with '{field_label(save)}'", raw)
+
+
+def _after_save(
+    goal: RecordGoal, observation: Observation, history: list[HistoryItem], saves: int, raw: dict[str, Any]
+) -> PlanResult:
+    reading = read_change(goal, observation)
+    raw["record"]["seen"] = reading.seen
+    if reading.proven:
+        answer = f"{goal.op.capitalize()} saved. The page now shows: " + "; ".join(reading.seen)
+        return _result(task_complete=True, success=True, final_answer=clip(answer, 1000), raw=raw,
+                       reasoning="the record read again shows every new value")  # fmt: skip
+    if reading.problem == "preview" and saves < MAX_SAVES:
+        fills, _ = plan_fills(goal, observation)
+        save = save_control(observation, [f.element for f in fills])
+        if save is not None:
+            return _steps([Click(field_label(save), "button").step()], "the page is a preview; save it", raw)
+    if reading.problem and CONFLICT.search(reading.problem) and saves < MAX_SAVES:
+        fills, missing = plan_fills(goal, observation)
+        if fills and not missing:
+            return _fill(
+                goal, observation, fills, raw
+            )  # the form came back with the other change: save ours again
+    if reading.problem and reading.problem != "preview":
+        return _unmet("page_error", f"The page refused the change: {reading.problem}", raw)
+    fills, _ = plan_fills(goal, observation)
+    if any(f.value not in _placed(history) for f in fills) and saves < MAX_SAVES:
+        return _fill(goal, observation, fills, raw)  # the next stage of the form takes the rest
+    title = goal.title if goal.op == "create" else ""
+    link = record_link(RecordGoal(op="open", about=title), observation, _clicked(history)) if title else None
+    if link is not None:
+        return _steps([Click(visible_text(link), "link").step()], "read the new record on its own page", raw)
+    unseen = ", ".join(repr(v) for v in reading.unseen) or "the change"
+    return _unmet(terminals.UNVERIFIED, f"Saved, but the page read again does not show {unseen}.", raw)
+
+
+def _find(
+    goal: RecordGoal, observation: Observation, history: list[HistoryItem], raw: dict[str, Any]
+) -> PlanResult:
+    """Reach the record: the best matching link, the site's search, or a listing page."""
+    tried = _clicked(history)
+    searched = _searched(history)
+    if goal.search and goal.search.lower() not in searched:
+        return _steps([Search(goal.search).step()], "search with the site's search as the goal asks", raw)
+    link = record_link(goal, observation, tried)
+    if link is not None:
+        return _steps(
+            [Click(visible_text(link), "link").step()], "the link that best matches the record", raw
+        )
+    query = _ARTICLES.sub("", record_words(goal) or (f"#{goal.number}" if goal.number else "")).strip()
+    if query and search_box(observation) is not None and query.lower() not in searched:
+        return _steps([Search(query).step()], "look the record up with the site's search", raw)
+    if query and search_box(observation) is None:
+        page = best_match("search", _links(observation, tried), FIELD_MATCH)
+        if page is not None:
+            return _steps(
+                [Click(visible_text(page), "link").step()], "the site's search page can look it up", raw
+            )
+    listing = _listing(goal, observation, tried)
+    if listing is not None:
+        return _steps([Click(visible_text(listing), "link").step()], "a listing of records may name it", raw)
+    what = record_words(goal) or f"#{goal.number}"
+    return _unmet(
+        terminals.ANSWER_NOT_FOUND, f"Could not find the {goal.noun or 'record'} {what!r} on this site.", raw
+    )
+
+
+def _links(observation: Observation, tried: set[str]) -> list[Any]:
+    """Short links not followed yet (site navigation, listings)."""
+    return [
+        e for e in observation.get("elements") or []
+        if is_link(e) and visible_text(e) and visible_text(e) not in tried and len(visible_text(e)) <= 30
+    ]  # fmt: skip
+
+
+def _listing(goal: RecordGoal, observation: Observation, tried: set[str]) -> Any:
+    """A link to a listing of records: named for their kind ('Tickets') or as a list ('View all', 'Index')."""
+    links = [e for e in _links(observation, tried) if not _CREATING.search(visible_text(e))]
+    noun = goal.noun.split()[-1] if goal.noun else ""
+    words = [f"{noun}s", *LISTING_WORDS.split()] if noun else LISTING_WORDS.split()
+    scored = []
+    for e in links:
+        text = split_identifier(visible_text(e))  # 'TitleIndex' -> 'Title Index'
+        scored.append((max(similarity(w, text) for w in words), e))
+    scored.sort(key=lambda s: -s[0])
+    return scored[0][1] if scored and scored[0][0] >= FIELD_MATCH else None
+
+
+def _section(goal: RecordGoal, observation: Observation, tried: set[str]) -> Any:
+    """A link to the part of the site for this kind of record ('Wiki' for a wiki page)."""
+    kind = kind_of(goal.noun)
+    links = [
+        e for e in observation.get("elements") or []
+        if is_link(e) and visible_text(e) not in tried and len(visible_text(e)) <= 30 and kind & kind_of(visible_text(e))
+        and (goal.op == "create" or not _CREATING.search(visible_text(e)))
+    ]  # fmt: skip
+    return best_match(goal.noun, links, 0.3) if links else None
+
+
+def _open(
+    goal: RecordGoal, observation: Observation, history: list[HistoryItem], raw: dict[str, Any]
+) -> PlanResult:
+    searched_now = goal.search and goal.search.lower() in _searched(history)
+    if on_record(goal, observation) and (not goal.search or searched_now) and _ok(history):
+        heading = next((visible_text(e) for e in observation.get("elements") or [] if (e.get("tag") or "") == "h1"),
+                       observation.get("title") or "")  # fmt: skip
+        raw["record"]["seen"] = [heading]
+        answer = f"Opened {heading!r} at {observation.get('url') or ''}"
+        return _result(
+            task_complete=True, success=True, final_answer=answer, raw=raw, reasoning="the record is open"
+        )
+    return _find(goal, observation, history, raw)
+
+
+def record_lookup(question: str, request: PlanRequest) -> PlanResult | None:
+    """A question about a described record ('who is assigned to the ticket about ...'): find the record first;
+    None once its page is open (the question is then answered from it) or when it cannot be found."""
+    goal = record_question(question)
+    observation: Observation = request.get("observation") or {}
+    if goal is None or on_record(goal, observation):
+        return None
+    found = _find(goal, observation, list(request.get("history") or []), {"record": {"op": "read"}})
+    return None if found.get("task_complete") else found

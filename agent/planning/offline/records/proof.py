@@ -1,0 +1,97 @@
+"""Reading a record again after a change: does the page show each new value, or does it refuse (a validation
+error, a mid-air collision) or still hold the form (a preview)? Only what the page itself shows counts.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from agent.planning.offline.page import is_select, is_text_field, role_of, visible_text
+from agent.planning.offline.records.forms import form_fields, save_control, with_synonyms
+from agent.planning.offline.records.goal import RecordGoal
+from agent.planning.offline.text import norm, similarity
+from agent.types import Observation
+from agent.util.page_errors import ERROR_MESSAGE
+
+CONFLICT = re.compile(
+    r"\b(?:mid-?air\s+collision|edit\s+conflict|conflict(?:ing)?\s+(?:edit|change)s?|has\s+been\s+(?:modified|"
+    r"changed|edited)\s+(?:by\s+\w+\s+)?since|changed\s+since\s+you)\b",
+    re.I,
+)
+PREVIEW = re.compile(r"\bpreview\b", re.I)
+
+
+@dataclass
+class Reading:
+    """What the page shows of the change: one line per value seen, the values not seen, and any refusal."""
+
+    seen: list[str] = field(default_factory=list)
+    unseen: list[str] = field(default_factory=list)
+    problem: str = ""  # '' | the page's error or conflict message | 'preview'
+
+    @property
+    def proven(self) -> bool:
+        return not self.problem and not self.unseen and bool(self.seen)
+
+
+def _lines(observation: Observation) -> list[str]:
+    options = {
+        norm(o) for e in observation.get("elements") or [] if is_select(e) for o in e.get("options") or []
+    }
+    text = f"{observation.get('title') or ''}\n{observation.get('page_text') or ''}"
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    return [ln for ln in lines if norm(ln) not in options]
+
+
+def _contains(line: str, value: str) -> bool:
+    v = norm(value)
+    return bool(v) and f" {v} " in f" {norm(line)} "
+
+
+def refusal(observation: Observation) -> str:
+    """An error or conflict message the page shows (alert or status text first)."""
+    elements = observation.get("elements") or []
+    alerts = [visible_text(e) for e in elements if role_of(e) in ("alert", "status") and visible_text(e)]
+    for text in alerts:
+        if CONFLICT.search(text) or ERROR_MESSAGE.search(text):
+            return text[:200]
+    for line in _lines(observation)[:400]:
+        if CONFLICT.search(line):
+            return line[:200]
+    return ""
+
+
+def still_editing(goal: RecordGoal, observation: Observation) -> bool:
+    """The form is still there holding the goal's text with its save button: a preview or a refused save."""
+    held = [
+        e
+        for e in form_fields(observation)
+        if is_text_field(e)
+        and any(_contains(str(e.get("value") or ""), v) for v in (goal.text, goal.title) if v)
+    ]
+    return bool(held) and save_control(observation, held) is not None
+
+
+def read_change(goal: RecordGoal, observation: Observation) -> Reading:
+    """Each value of the goal as the page shows it ('priority: critical'), or why it does not count."""
+    reading = Reading()
+    problem = refusal(observation)
+    if problem:
+        reading.problem = problem
+    elif still_editing(goal, observation):
+        reading.problem = "preview"
+    lines = _lines(observation)
+    labelled = dict(goal.settings)
+    for value in goal.values:
+        hits = [ln for ln in lines if _contains(ln, value[:80])]
+        if not hits:
+            reading.unseen.append(value)
+            continue
+        words = next((w for w, v in labelled.items() if v == value), "")
+        names = with_synonyms(words)
+        named = [ln for ln in hits if any(similarity(w, ln) >= 0.5 or norm(w) in norm(ln) for w in names)]
+        line = (named or hits)[0]
+        what = f"{words} {value!r}" if words else repr(value[:80])
+        reading.seen.append(f"{what} shown: {line[:140]}")
+    return reading

@@ -1,0 +1,56 @@
+"""Change proof for record goals: a change counts only when a save was sent and the record, read again after it
+(the page after the redirect), shows every new value; a refusal, a conflict or a page still in preview does not.
+An opened record counts when the page's heading or title is the record the goal describes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agent.planning.offline import parse_goal
+from agent.planning.offline.records.forms import on_record, record_words
+from agent.planning.offline.records.goal import RecordGoal
+from agent.planning.offline.records.plan import record_goal_of, saves_sent
+from agent.planning.offline.records.proof import read_change
+
+Proof = tuple[dict[str, Any] | None, str]
+
+
+def change_part(record: RecordGoal, goal: str) -> dict[str, Any]:
+    """The part a record operation adds to the goal's parts (``record``: the goal text it is read from)."""
+    if record.op == "open":
+        text = f"the {record.noun or 'record'} {record_words(record) or '#' + record.number!r} is open"
+    else:
+        shown = ", ".join(repr(v) for v in record.values) or record.op
+        text = f"the {record.noun or 'record'} read again after saving shows {shown}"
+    return {"kind": "change", "step": "", "text": text, "record": goal}
+
+
+def change_evidence(
+    part: dict[str, Any], history: list[dict[str, Any]], observation: dict[str, Any]
+) -> Proof:
+    record = record_goal_of(parse_goal(str(part.get("record") or "")))
+    if record is None:
+        return None, f"{part.get('text')}: the goal is no longer read as a record operation"
+    url = str(observation.get("url") or "")
+    step = int(history[-1].get("step") or 0) if history else 0
+
+    def shown(quote: str) -> Proof:
+        evidence = {"part": part.get("id", ""), "kind": "state", "step": step, "url": url, "element": ""}
+        return {**evidence, "quote": quote[:300]}, ""
+
+    if record.op == "open":
+        if on_record(record, observation):
+            return shown(f"heading/title: {observation.get('title') or ''}")
+        return None, f"{part.get('text')}: the page open is not that record"
+    if not saves_sent(history):
+        return None, f"{part.get('text')}: no save was sent"
+    reading = read_change(record, observation)
+    if reading.problem:
+        preview = reading.problem == "preview"
+        why = "the page is still a preview" if preview else f"the page answered {reading.problem!r}"
+        return None, f"{part.get('text')}: {why}"
+    if not reading.proven:
+        unseen = ", ".join(repr(v) for v in reading.unseen)
+        return None, f"{part.get('text')}: the page does not show {unseen}"
+    return shown("; ".join(reading.seen))
