@@ -26,6 +26,8 @@ ActionName = Literal[
     "switch_tab",
     "screenshot",
     "wait",
+    "pdf_extract",
+    "mcp",
     "done",
     "ask_user",
 ]
@@ -33,6 +35,10 @@ ActionName = Literal[
 META_ACTIONS: tuple[str, ...] = ("done", "ask_user")
 ALL_ACTIONS: tuple[str, ...] = get_args(ActionName)
 BROWSER_ACTIONS: tuple[str, ...] = tuple(a for a in ALL_ACTIONS if a not in META_ACTIONS)
+
+#: Actions that read or call something besides the page: the PDF the tab shows, a tool of an MCP server.
+PDF_ACTION = "pdf_extract"
+MCP_ACTION = "mcp"
 
 #: Actions that need an observed element id.
 ELEMENT_ACTIONS: tuple[str, ...] = ("click", "type", "select_option")
@@ -46,6 +52,7 @@ REQUIRED_ARGS: dict[str, str] = {
     "press_key": "key",
     "switch_tab": "tab_id",
     "ask_user": "question",
+    "mcp": "tool",
 }
 
 ErrorType = Literal[
@@ -85,6 +92,9 @@ class ActionArgs(TypedDict, total=False):
     switch_tab: tab_id
     screenshot: path (optional)
     wait: seconds
+    pdf_extract: mode (metadata|text|find|outline|analysis, default text), pages ([3, 5] | "2-4,7" |
+        {"start": 1, "end": 5}; first 50 pages only), query (find), task (analysis), url (optional: another PDF)
+    mcp: tool (a loaded MCP tool's name), arguments (object, validated against the tool's input schema)
     done: answer (final answer text, may be empty), success (bool, default True)
     ask_user: question
     """
@@ -107,6 +117,11 @@ class ActionArgs(TypedDict, total=False):
     success: bool
     question: str
     reason: str
+    mode: str
+    pages: Any
+    task: str
+    tool: str
+    arguments: dict[str, Any]
 
 
 class Action(TypedDict):
