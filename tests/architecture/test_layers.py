@@ -18,7 +18,7 @@ AGENT_DIR = Path(__file__).resolve().parents[2] / "agent"
 #: its longest matching prefix; it may import from its own layer and any layer listed before it.
 _LAYER_TABLE = """
 base:                        types terminals util goals stages schemas prompts
-browser:                     browser
+browser:                     browser tools
 dom:                         dom
 settings, rules and records: context config settings_rules settings_checks safety evidence records report
 llm:                         llm
