@@ -310,6 +310,7 @@ class HistoryItem(TypedDict, total=False):
     error_type: str
     message: str
     url: str  # URL after the action
+    extracted: str  # what a pdf_extract or mcp step returned (the data itself)
 
 
 class Metrics(TypedDict, total=False):
@@ -337,6 +338,7 @@ class PlanRequest(TypedDict, total=False):
     page_type: str
     listing_detected: bool
     start_url: str | None
+    tools: list[dict[str, Any]]  # the run's MCP tools: {name, server, description, input_schema}
 
 
 class BackendReply(TypedDict, total=False):
@@ -367,6 +369,7 @@ class TranslateRequest(TypedDict, total=False):
     avoid_elements: list[int]
     stage: str
     history: list[HistoryItem]
+    tools: list[dict[str, Any]]
 
 
 class TranslateResult(BackendReply, total=False):

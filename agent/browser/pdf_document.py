@@ -63,7 +63,9 @@ def parse_pages(spec: Any, total: int) -> list[int]:
                 wanted.append(int(piece))
     pages = sorted({p for p in wanted if 1 <= p <= last})
     if not pages:
-        raise PdfError(f"no readable page in {spec!r}: the document has {total} page(s), {last} of them readable")
+        raise PdfError(
+            f"no readable page in {spec!r}: the document has {total} page(s), {last} of them readable"
+        )
     return pages
 
 
@@ -76,7 +78,9 @@ def _reader(data: bytes) -> Any:
         reader = PdfReader(io.BytesIO(data), strict=False)
         _ = len(reader.pages)
     except Exception as exc:
-        raise PdfError(f"the PDF could not be read: {str(exc).splitlines()[0][:160] or type(exc).__name__}") from exc
+        raise PdfError(
+            f"the PDF could not be read: {str(exc).splitlines()[0][:160] or type(exc).__name__}"
+        ) from exc
     if reader.is_encrypted:
         try:
             reader.decrypt("")
@@ -86,7 +90,11 @@ def _reader(data: bytes) -> Any:
 
 
 def _limit_note(total: int) -> str:
-    return f" (only the first {PAGE_LIMIT} of {total} pages are read: the page limit)" if total > PAGE_LIMIT else ""
+    return (
+        f" (only the first {PAGE_LIMIT} of {total} pages are read: the page limit)"
+        if total > PAGE_LIMIT
+        else ""
+    )
 
 
 def _page_text(reader: Any, number: int) -> str:
@@ -111,7 +119,9 @@ def _metadata(reader: Any, total: int) -> PdfReading:
     lines = [f"{name}: {value}" for name, value in fields.items() if value not in (None, "")]
     lines.append(f"pages: {total}")
     note = _limit_note(total)
-    return PdfReading("\n".join(lines) + (f"\n{note.strip()}" if note else ""), f"metadata{note}", [], bool(note))
+    return PdfReading(
+        "\n".join(lines) + (f"\n{note.strip()}" if note else ""), f"metadata{note}", [], bool(note)
+    )
 
 
 def _text(reader: Any, total: int, pages: list[int]) -> PdfReading:
@@ -127,7 +137,9 @@ def _text(reader: Any, total: int, pages: list[int]) -> PdfReading:
         used += len(line) + 1
     note = _limit_note(total)
     span = f"page {taken[0]}" if len(taken) == 1 else f"pages {taken[0]}-{taken[-1]}" if taken else "no page"
-    return PdfReading("\n".join(lines) + (f"\n{note.strip()}" if note else ""), f"text of {span}{note}", taken, bool(note))
+    return PdfReading(
+        "\n".join(lines) + (f"\n{note.strip()}" if note else ""), f"text of {span}{note}", taken, bool(note)
+    )
 
 
 def _sentences(text: str) -> list[str]:

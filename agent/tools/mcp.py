@@ -41,7 +41,11 @@ def server_connection(name: str, spec: Any) -> dict[str, Any]:
         env = spec.get("env") or {}
         if not isinstance(env, dict):
             raise ValueError(f"server {name!r}: 'env' must be a mapping")
-        connection: dict[str, Any] = {"transport": "stdio", "command": command, "args": [str(a) for a in args]}
+        connection: dict[str, Any] = {
+            "transport": "stdio",
+            "command": command,
+            "args": [str(a) for a in args],
+        }
         # The server inherits the agent's environment (PATH, a virtualenv), with the setting's values on top.
         connection["env"] = {**os.environ, **{str(k): str(v) for k, v in env.items()}}
         if spec.get("cwd"):

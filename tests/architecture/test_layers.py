@@ -142,6 +142,7 @@ def test_nodes_do_not_import_other_nodes():
         "agent.nodes.threads",
         "agent.nodes.approval",
         "agent.nodes.decisions",
+        "agent.nodes.tool_calls",
     }
     for module, path in all_modules().items():
         if module.startswith("agent.nodes.") and module not in shared:

@@ -54,7 +54,9 @@ async def _fetch(run: ActionRun, url: str) -> bytes:
             raise ActionFailed("unknown", f"the PDF at {url} answered HTTP {response.status}", final=True)
         length = int(response.headers.get("content-length") or 0)
         if length > MAX_PDF_BYTES:
-            raise ActionFailed("tool_limit", f"the PDF at {url} is {length} bytes, over the {MAX_PDF_BYTES} limit")
+            raise ActionFailed(
+                "tool_limit", f"the PDF at {url} is {length} bytes, over the {MAX_PDF_BYTES} limit"
+            )
         return await response.body()
     finally:
         with contextlib.suppress(Exception):
