@@ -2,7 +2,7 @@
 
 Pure and bounded: only the first :data:`PAGE_LIMIT` pages are ever read, and a result says so when the document
 is longer. Page numbers are 1-based everywhere, and every line of text or match names its page (``[page 3]``),
-so an answer copied from a result carries the page it came from. A file pypdf cannot read is a
+so an answer copied from a result carries the page it came from (:func:`paged_lines` reads them back). A file pypdf cannot read is a
 :class:`PdfError` with one clear line, never a traceback.
 """
 
@@ -97,12 +97,13 @@ def _limit_note(total: int) -> str:
     )
 
 
-def _page_text(reader: Any, number: int) -> str:
+def _page_lines(reader: Any, number: int) -> list[str]:
+    """The page's text lines, spaces normalised, empty lines dropped."""
     try:
         text = reader.pages[number - 1].extract_text() or ""
     except Exception as exc:
-        return f"(page {number} could not be read: {type(exc).__name__})"
-    return " ".join(text.split())
+        return [f"(page {number} could not be read: {type(exc).__name__})"]
+    return [" ".join(line.split()) for line in text.splitlines() if line.strip()]
 
 
 def _metadata(reader: Any, total: int) -> PdfReading:
@@ -128,7 +129,7 @@ def _text(reader: Any, total: int, pages: list[int]) -> PdfReading:
     lines, used = [], 0
     taken: list[int] = []
     for number in pages:
-        line = f"[page {number}] {_page_text(reader, number)}"
+        line = "\n".join([f"[page {number}]", *_page_lines(reader, number)])
         if used + len(line) > MAX_TEXT_CHARS:
             lines.append(f"(text cut at {MAX_TEXT_CHARS} characters; ask for later pages)")
             break
@@ -152,7 +153,7 @@ def _find(reader: Any, total: int, pages: list[int], query: str) -> PdfReading:
         raise PdfError("find needs a query")
     exact, partial = [], []
     for number in pages:
-        for sentence in _sentences(_page_text(reader, number)):
+        for sentence in (s for line in _page_lines(reader, number) for s in _sentences(line)):
             low = sentence.lower()
             if query.lower().strip() in low:
                 exact.append((number, sentence))
@@ -212,6 +213,15 @@ def read_pdf(data: bytes, mode: str, *, pages: Any = None, query: str = "") -> P
     return _text(reader, total, wanted)
 
 
-def pages_named(text: str) -> list[int]:
-    """The page numbers ``[page N]`` marks name in a result's text, in order, without repeats."""
-    return list(dict.fromkeys(int(n) for n in PAGE_MARK.findall(text or "")))
+def paged_lines(text: str) -> list[tuple[int, str]]:
+    """(page, line) for each line of a result's text: a ``[page N]`` mark sets the page of what follows it
+    (on its own line or the rest of its line); lines before any mark are page 0."""
+    page, out = 0, []
+    for raw in (text or "").splitlines():
+        mark = PAGE_MARK.match(raw.strip())
+        if mark:
+            page = int(mark.group(1))
+            raw = raw.strip()[mark.end() :]
+        if raw.strip():
+            out.append((page, raw.strip()))
+    return out
