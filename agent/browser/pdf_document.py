@@ -97,6 +97,11 @@ def _limit_note(total: int) -> str:
     )
 
 
+def _noted(text: str, note: str) -> str:
+    """The limit note goes first, before any ``[page N]`` mark, so no page claims it."""
+    return f"{note.strip()}\n{text}" if note else text
+
+
 def _page_lines(reader: Any, number: int) -> list[str]:
     """The page's text lines, spaces normalised, empty lines dropped."""
     try:
@@ -120,9 +125,7 @@ def _metadata(reader: Any, total: int) -> PdfReading:
     lines = [f"{name}: {value}" for name, value in fields.items() if value not in (None, "")]
     lines.append(f"pages: {total}")
     note = _limit_note(total)
-    return PdfReading(
-        "\n".join(lines) + (f"\n{note.strip()}" if note else ""), f"metadata{note}", [], bool(note)
-    )
+    return PdfReading(_noted("\n".join(lines), note), f"metadata{note}", [], bool(note))
 
 
 def _text(reader: Any, total: int, pages: list[int]) -> PdfReading:
@@ -138,9 +141,7 @@ def _text(reader: Any, total: int, pages: list[int]) -> PdfReading:
         used += len(line) + 1
     note = _limit_note(total)
     span = f"page {taken[0]}" if len(taken) == 1 else f"pages {taken[0]}-{taken[-1]}" if taken else "no page"
-    return PdfReading(
-        "\n".join(lines) + (f"\n{note.strip()}" if note else ""), f"text of {span}{note}", taken, bool(note)
-    )
+    return PdfReading(_noted("\n".join(lines), note), f"text of {span}{note}", taken, bool(note))
 
 
 def _sentences(text: str) -> list[str]:
@@ -169,7 +170,7 @@ def _find(reader: Any, total: int, pages: list[int], query: str) -> PdfReading:
         else f"no match for {query!r} in {len(pages)} page(s){note}"
     )
     text = "\n".join(lines) if lines else f"no match for {query!r}"
-    return PdfReading(text + (f"\n{note.strip()}" if note else ""), summary, hit_pages, bool(note))
+    return PdfReading(_noted(text, note), summary, hit_pages, bool(note))
 
 
 def _outline(reader: Any, total: int) -> PdfReading:

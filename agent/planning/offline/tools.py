@@ -89,7 +89,7 @@ def question_words(question: str) -> str:
 
 def pdf_answer(question: str, texts: list[str]) -> tuple[str, int] | None:
     """(the answer copied from the PDF, its page) from recorded pdf_extract texts, or None."""
-    lines = [pair for text in texts for pair in paged_lines(text)]
+    lines = [(page, line) for text in texts for page, line in paged_lines(text) if page > 0]
     if not lines:
         return None
     observation = {"page_text": "\n".join(line for _, line in lines), "elements": [], "text": "", "url": ""}
