@@ -129,20 +129,19 @@ def argument_errors(schema: dict[str, Any], arguments: dict[str, Any]) -> list[s
 
 
 def result_text(content: Any) -> str:
-    """Plain text of a tool result (a string, content blocks, or structured data)."""
+    """Plain text of a tool result: text blocks as they are, any other block (an image, a file) as JSON."""
     if isinstance(content, str):
         return content
-    if isinstance(content, list):
-        parts = []
-        for block in content:
-            if isinstance(block, dict) and block.get("type") == "text":
-                parts.append(str(block.get("text") or ""))
-            elif isinstance(block, str):
-                parts.append(block)
-            else:
-                parts.append(json.dumps(block, default=str)[:500])
-        return "\n".join(parts)
-    return json.dumps(content, default=str)
+    blocks = content if isinstance(content, list) else [content]
+    return "\n".join(_block_text(block) for block in blocks)
+
+
+def _block_text(block: Any) -> str:
+    if isinstance(block, str):
+        return block
+    if isinstance(block, dict) and block.get("type") == "text":
+        return str(block.get("text") or "")
+    return json.dumps(block, default=str)[:500]
 
 
 async def load_tools(servers: dict[str, Any], timeout_s: float) -> McpTools:

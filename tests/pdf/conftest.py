@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from agent.util.static_server import StaticServer
+from tests.llm.fake_openai import fake_openai, fake_openai_session  # noqa: F401 - fixtures, requested by name
 from tests.pdf.documents import write_broken, write_handbook, write_long
 
 

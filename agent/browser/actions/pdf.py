@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 
 from agent.browser.actions.base import ActionFailed, ActionRun, Outcome, ok
 from agent.browser.pdf_document import PdfError, read_pdf
+from agent.types import ERROR_NAVIGATION_BLOCKED
 
 #: Largest PDF fetched (bytes): a bigger file is refused rather than read into memory.
 MAX_PDF_BYTES = 40 * 1024 * 1024
@@ -46,7 +47,7 @@ def _newest_download(folder: Path) -> Path | None:
 async def _fetch(run: ActionRun, url: str) -> bytes:
     refused = await run.session.refusal(url, document=True)
     if refused:
-        raise ActionFailed("navigation_blocked", f"refused: {url}: {refused}", final=True)
+        raise ActionFailed(ERROR_NAVIGATION_BLOCKED, f"refused: {url}: {refused}", final=True)
     request = run.session.page.context.request
     response = await request.get(url, timeout=run.ms(run.options.navigation_timeout_s), max_redirects=5)
     try:
