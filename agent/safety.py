@@ -84,7 +84,11 @@ def secret_problem(
 ) -> str | None:
     """Why the ``<secret:...>`` placeholders of ``action`` may not be used here, or None."""
     args = action.get("args") or {}
-    used = {key: placeholders_in(str(value)) for key, value in args.items() if isinstance(value, str)}
+    used = {
+        key: placeholders_in(str(value))
+        for key, value in args.items()
+        if isinstance(value, str | dict | list)
+    }
     named = [name for names in used.values() for name in names]
     if not named:
         return None

@@ -104,3 +104,12 @@ def test_the_model_planner_sees_the_tools_the_pdf_and_tool_results():
     assert '"branch":{"type":"string"}' in text and "required ['branch']" in text
     assert "THE TAB SHOWS A PDF" in text
     assert "TOOL RESULTS" in text and "open 9-5" in text
+
+
+def test_a_secret_never_goes_into_tool_arguments():
+    verdict = analyze_action(
+        {"action": "mcp", "args": {"tool": "library_hours", "arguments": {"branch": "<secret:PIN>"}}},
+        {},
+        tools=CATALOG,
+    )
+    assert verdict["risk"] == "blocked" and "<secret:PIN>" in verdict["reasons"][0]
