@@ -1,4 +1,4 @@
-"""A small MCP server on stdio for the tests: a library's opening hours, a risky tool, a tool that fails."""
+"""A small MCP server (stdio, or streamable HTTP with ``--http PORT``) for the tests: a library's opening hours, a risky tool, a tool that fails."""
 
 from __future__ import annotations
 
@@ -25,4 +25,10 @@ def delete_reservation(reservation_id: int) -> str:
 
 
 if __name__ == "__main__":
-    server.run("stdio")
+    import sys
+
+    if len(sys.argv) > 2 and sys.argv[1] == "--http":  # streamable HTTP on 127.0.0.1:<port>/mcp
+        server.settings.host, server.settings.port = "127.0.0.1", int(sys.argv[2])
+        server.run("streamable-http")
+    else:
+        server.run("stdio")

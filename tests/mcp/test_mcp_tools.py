@@ -113,3 +113,9 @@ def test_a_secret_never_goes_into_tool_arguments():
         tools=CATALOG,
     )
     assert verdict["risk"] == "blocked" and "<secret:PIN>" in verdict["reasons"][0]
+
+
+async def test_a_streamable_http_server(library_http_url):
+    tools = await load_tools({"library": {"url": library_http_url}}, 60.0)
+    assert {t["name"] for t in tools.catalog} == {"library_hours", "delete_reservation"}
+    assert "10:00 to 16:00" in await tools.call("library_hours", {"branch": "Hilltop"})

@@ -26,7 +26,8 @@ def pdf_dir(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def pdf_url(pdf_dir) -> Iterator[str]:
-    """Base URL of the documents; /attachment.pdf answers with the handbook as a download."""
+    """Base URL of the documents; /attachment.pdf answers with the handbook as a download, and
+    /members/handbook.pdf only to a request with the cookie member=1."""
     body = (pdf_dir / "handbook.pdf").read_bytes()
 
     def attachment(_handler):
@@ -36,5 +37,11 @@ def pdf_url(pdf_dir) -> Iterator[str]:
             body,
         )
 
-    with StaticServer(pdf_dir, routes={"/attachment.pdf": attachment}) as server:
+    def members_only(handler):
+        if "member=1" not in (handler.headers.get("Cookie") or ""):
+            return 403, {"Content-Type": "text/plain"}, b"members only"
+        return 200, {"Content-Type": "application/pdf"}, body
+
+    routes = {"/attachment.pdf": attachment, "/members/handbook.pdf": members_only}
+    with StaticServer(pdf_dir, routes=routes) as server:
         yield server.base_url

@@ -51,3 +51,15 @@ async def test_no_pdf_and_a_broken_pdf_fail_clearly(session, pdf_url):
     assert broken["status"] == "failure"
     assert "could not be read" in broken["message"]
     assert broken["execution_time_ms"] < 15000
+
+
+async def test_the_pdf_is_fetched_with_the_pages_cookies(session, pdf_url):
+    await _act(session, "navigate", url=pdf_url + "/index.html")
+    refused = await _act(session, "pdf_extract", mode="metadata", url=pdf_url + "/members/handbook.pdf")
+    assert refused["status"] == "failure" and "HTTP 403" in refused["message"]
+    await session.page.context.add_cookies([{"name": "member", "value": "1", "url": pdf_url}])
+    opened = await _act(session, "navigate", url=pdf_url + "/members/handbook.pdf")
+    assert opened["status"] == "success"
+    result = await _act(session, "pdf_extract", mode="metadata")
+    assert result["status"] == "success", result["message"]
+    assert "pages: 4" in result["extracted"]
