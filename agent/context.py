@@ -146,6 +146,16 @@ class Context:
         "loopback and private addresses are reached only when the start URL is on them, the others never.",
     )
 
+    # --- tools ----------------------------------------------------------------------------------------------
+    mcp_servers: dict[str, dict[str, Any]] = _d(
+        {},
+        "MCP servers whose tools the agent may call instead of driving a page, by name: {command, args, env, "
+        "cwd} for a stdio server or {url, headers} for a streamable HTTP one (JSON in WAYFINDER_MCP_SERVERS).",
+    )
+    mcp_timeout_s: float = _d(
+        30.0, "Most seconds to start an MCP server and list its tools, or for one tool call."
+    )
+
     # --- observation ------------------------------------------------------------------------------------
     max_elements: int = _d(120, "Most elements listed in one observation.")
     max_chars: int = _d(12000, "Most characters of one serialized observation.")

@@ -17,6 +17,8 @@ from typing import Any
 from agent.browser import registry
 from agent.context import Context
 from agent.planning.base import Backend, PlanRequest, PlanResult, TranslateRequest, TranslateResult
+from agent.tools import registry as tool_registry
+from agent.tools.mcp import McpTools, load_tools
 from agent.types import KIND_TIMEOUT
 
 #: Upper bound of one offline (rules) backend call, in seconds.
@@ -97,10 +99,23 @@ async def runtime_for(state: dict[str, Any], ctx: Context) -> Runtime:
 
 
 def release(run_id: str | None) -> None:
-    """Forget a finished run's Runtime and observation (a resumed run builds or reads them again)."""
+    """Forget a finished run's Runtime, observation and MCP tools (a resumed run builds or reads them again)."""
     if run_id:
         _runtimes.pop(run_id, None)
         _observations.pop(run_id, None)
+        tool_registry.drop(run_id)
+
+
+async def ensure_tools(state: dict[str, Any], ctx: Context) -> McpTools | None:
+    """The run's MCP tools, loaded on first use (None without servers); McpError when a server fails."""
+    if not ctx.mcp_servers:
+        return None
+    run_id = str(state.get("run_id") or ctx.run_id or "")
+    loaded = tool_registry.get(run_id)
+    if loaded is None:
+        loaded = await load_tools(ctx.mcp_servers, ctx.mcp_timeout_s)
+        tool_registry.put(run_id, loaded)
+    return loaded
 
 
 #: Run metadata keys the LangGraph API sets on every run it executes.

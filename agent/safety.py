@@ -8,7 +8,7 @@
 - high (goes through ``confirm``): irreversible or costly actions - buying and paying, deleting, sending and
   publishing (on buttons, not on links: "Post 57" is a title), account and credential changes, a click that
   submits a page holding a filled payment field, downloading a file, choosing
-  a file to upload; typing a password the user did not give; and what the page, not the user, asked for: a navigation to a site that
+  a file to upload; calling an MCP tool whose name or description is such a kind; typing a password the user did not give; and what the page, not the user, asked for: a navigation to a site that
   neither the goal, the start page, the current page nor any of its links names, and a link to another site
   whose address carries the goal's own data;
 - low: everything else.
@@ -84,7 +84,11 @@ def secret_problem(
 ) -> str | None:
     """Why the ``<secret:...>`` placeholders of ``action`` may not be used here, or None."""
     args = action.get("args") or {}
-    used = {key: placeholders_in(str(value)) for key, value in args.items() if isinstance(value, str)}
+    used = {
+        key: placeholders_in(str(value))
+        for key, value in args.items()
+        if isinstance(value, str | dict | list)
+    }
     named = [name for names in used.values() for name in names]
     if not named:
         return None
@@ -171,8 +175,9 @@ def analyze_action(
     blocked_domains: list[str] | tuple[str, ...] = (),
     secrets: Secrets | None = None,
     start_url: str = "",
+    tools: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """Risk of ``action`` on the page described by ``observation``."""
+    """Risk of ``action`` on the page described by ``observation`` (``tools``: the run's MCP tool catalog)."""
     name = action.get("action", "")
     args = action.get("args") or {}
     observation = observation or {}
@@ -218,7 +223,18 @@ def analyze_action(
                 reasons.append(f'submitting "{label[:60]}" may have side effects')
         if name == "select_option" and risky_kind(str(args.get("option", ""))):
             reasons.append(f'selecting "{args.get("option")}" may have side effects')
+    if name == "mcp":
+        reasons += _tool_reasons(str(args.get("tool") or ""), tools or [])
     return {"risk": "high" if reasons else "low", "reasons": reasons}
+
+
+def _tool_reasons(name: str, tools: list[dict[str, Any]]) -> list[str]:
+    """An MCP tool whose name or description is an irreversible kind (pay, delete, send ...) is risky like
+    such a button: calling it goes through confirm."""
+    tool = next((t for t in tools if t.get("name") == name), {})
+    label = f"{re.sub(r'[_-]+', ' ', name)} {tool.get('description') or ''}"
+    kind = risky_kind(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", label), submits=True)
+    return [f"calling the MCP tool {name!r} {_WHY[kind]}"] if kind else []
 
 
 def recorded_action(action: dict[str, Any], observation: dict[str, Any] | None) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 
 :mod:`agent.settings_rules` decides whether a value is well-formed; this module decides whether it can work
 here: the record directory is writable, a prompts directory and a browser executable exist, a browser answers
-at ``cdp_url``, and a model backend has a key unless its server is local. Each failure is a :class:`ConfigError` naming the setting, its
+at ``cdp_url``, MCP servers' commands exist, and a model backend has a key unless its server is local. Each failure is a :class:`ConfigError` naming the setting, its
 source and the fix.
 """
 
@@ -17,10 +17,12 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from agent.browser.urls import LOCAL_HOSTS, host_of
 from agent.context import Context
 from agent.settings_rules import ConfigError
+from agent.tools.mcp import missing_commands
 
 #: Host name endings that only resolve on a local network.
 _LOCAL_SUFFIXES = (".local", ".localhost", ".internal", ".lan", ".home.arpa")
@@ -157,3 +159,11 @@ def check_ready_to_run(ctx: Context, source_of: Source, *, env: Mapping[str, str
     check_browser_executable(ctx.browser_executable, source_of("browser_executable"))
     check_record_dir(ctx.record_dir, source_of("record_dir"))
     check_cdp_endpoint(ctx.cdp_url, source_of("cdp_url"))
+    check_mcp_commands(ctx.mcp_servers, source_of("mcp_servers"))
+
+
+def check_mcp_commands(servers: dict[str, Any], source: str) -> None:
+    """Each stdio MCP server's command exists (a server that starts but fails is a recorded run failure)."""
+    missing = missing_commands(servers)
+    if missing:
+        raise ConfigError(f"setting 'mcp_servers' from {source}: {missing[0]}; install it or fix the command")

@@ -9,6 +9,7 @@ comma-separated, and URLs are normalised by :mod:`agent.browser.urls` (the same 
 from __future__ import annotations
 
 import functools
+import json
 import re
 import types
 import typing
@@ -19,6 +20,7 @@ from pydantic import AfterValidator, BeforeValidator, ConfigDict, Field, TypeAda
 
 from agent.browser.urls import LOCAL_HOSTS, check_navigation, host_of, normalize_url
 from agent.context import Context
+from agent.tools.mcp import server_connection
 from agent.util.secrets import parse_secret
 
 #: Seconds in a week: the longest time budget or timeout that is not a typo.
@@ -93,6 +95,13 @@ def _secret_list(entries: list[str]) -> list[str]:
     return entries
 
 
+def mcp_server_problems(servers: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Each MCP server is a stdio command or an HTTP URL (ValueError naming the server otherwise)."""
+    for name, spec in servers.items():
+        server_connection(name, spec)
+    return servers
+
+
 def _confirm_word(value: Any) -> Any:
     """``yes`` is the flag's word for ``auto`` (approve risky actions without asking)."""
     return "auto" if isinstance(value, str) and value.strip().lower() == "yes" else value
@@ -142,6 +151,8 @@ _RULES: dict[str, Any] = {
     "confirm_policy": Annotated[typing.Literal["ask", "auto", "deny"], BeforeValidator(_confirm_word)],
     "max_model_calls": _count(low=0),
     "max_consecutive_failures": _count(low=0, high=1000),
+    "mcp_servers": Annotated[dict[str, dict[str, Any]], AfterValidator(mcp_server_problems)],
+    "mcp_timeout_s": _seconds(high=3600),
 }
 
 #: Settings whose values are never repeated in a message (an error names the setting and the problem only).
@@ -167,6 +178,9 @@ _RULE_WORDS: dict[str, str] = {
     "max_cost_usd": "a number, 0 or more",
     "max_model_calls": "a whole number, 0 or more",
     "max_consecutive_failures": "a whole number from 0 to 1000",
+    "mcp_servers": "a mapping of server names to {command, args, env, cwd} (stdio) or {url, headers} "
+    "(streamable HTTP)",
+    "mcp_timeout_s": "seconds, more than 0 and at most 3600",
     "secrets": "a list of NAME=VALUE or NAME=VALUE@domain (comma-separated in WAYFINDER_SECRETS)",
     "confirm_policy": "ask | auto (or yes) | deny",
     "repeat_limit": "a whole number from 1 to 1000",
@@ -214,6 +228,8 @@ def _shape(annotation: Any) -> tuple[str, bool, tuple[str, ...]]:
     origin = typing.get_origin(annotation)
     if origin is list:
         return "list", optional, ()
+    if origin is dict:
+        return "mapping", optional, ()
     if origin is typing.Literal:
         return "choice", optional, tuple(typing.get_args(annotation))
     for kind in (bool, int, float):
@@ -234,9 +250,13 @@ def _prepare(key: str, value: Any) -> Any:
             return None
         if kind == "list":
             return []
+        if kind == "mapping":
+            return {}
         raise ValueError("must not be empty; give a value or remove the setting")
     if kind in ("int", "float") and isinstance(value, bool):
         raise ValueError("expected a number, not true/false")
+    if kind == "mapping" and isinstance(value, str):
+        return json.loads(value)  # (an environment variable holds JSON; a bad one is a ValueError)
     if kind in ("text", "choice", "list") and isinstance(value, dict):
         raise ValueError("expected text, not a mapping")
     if kind == "text" and isinstance(value, bool | list | tuple):

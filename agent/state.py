@@ -94,6 +94,8 @@ class AgentState(TypedDict, total=False):
     prev_dom_hash: str
     page_type: str
     listing_detected: bool
+    mcp_tools: list[dict[str, Any]]  # the run's MCP tools (name, server, description, input_schema); the
+    # client stays in agent.tools.registry
 
     # --- plan and action ------------------------------------------------------------------------------
     plan: list[str]  # queued high-level steps, next first

@@ -26,6 +26,7 @@ NAVIGATION_BLOCKED = "navigation_blocked"
 MODEL_ERROR = "model_error"
 INVALID_ACTION = "invalid_action"
 BROWSER_ERROR = "browser_error"
+TOOL_ERROR = "tool_error"
 NODE_ERROR = "node_error"
 INVALID_GOAL = "invalid_goal"
 UNVERIFIED = "unverified"
@@ -58,6 +59,7 @@ TERMINAL_REASONS: dict[str, str] = {
     MODEL_ERROR: GOAL_FAILED,  # the model server failed or kept replying with invalid output
     INVALID_ACTION: GOAL_FAILED,  # disallowed or malformed actions, even after the single retry
     BROWSER_ERROR: GOAL_FAILED,  # the browser could not be started or crashed
+    TOOL_ERROR: GOAL_FAILED,  # an MCP server in the settings could not start or list its tools
     NODE_ERROR: GOAL_FAILED,  # an unexpected exception inside a graph node (recorded with its message)
     INVALID_GOAL: GOAL_FAILED,  # empty or unusable goal text
     UNVERIFIED: GOAL_FAILED,  # the agent acted but could not prove from the page that the goal is met

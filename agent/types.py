@@ -26,6 +26,8 @@ ActionName = Literal[
     "switch_tab",
     "screenshot",
     "wait",
+    "pdf_extract",
+    "mcp",
     "done",
     "ask_user",
 ]
@@ -38,6 +40,9 @@ BROWSER_ACTIONS: tuple[str, ...] = tuple(a for a in ALL_ACTIONS if a not in META
 #: of the browser actions above (a click, a scroll, a navigation) with the offline planner's own code, so they
 #: never reach the graph. Each takes ``args.subject`` (what to look for; optional for load_more).
 ABILITY_ACTIONS: tuple[str, ...] = ("scan", "expand", "find_in_page", "load_more", "follow_link")
+#: Actions that read or call something besides the page: the PDF the tab shows, a tool of an MCP server.
+PDF_ACTION = "pdf_extract"
+MCP_ACTION = "mcp"
 
 #: Actions that need an observed element id.
 ELEMENT_ACTIONS: tuple[str, ...] = ("click", "type", "select_option")
@@ -53,6 +58,7 @@ REQUIRED_ARGS: dict[str, str] = {
     "ask_user": "question",
     "find_in_page": "subject",
     "follow_link": "subject",
+    "mcp": "tool",
 }
 
 ErrorType = Literal[
@@ -92,6 +98,9 @@ class ActionArgs(TypedDict, total=False):
     switch_tab: tab_id
     screenshot: path (optional)
     wait: seconds
+    pdf_extract: mode (metadata|text|find|outline|analysis, default text), pages ([3, 5] | "2-4,7" |
+        {"start": 1, "end": 5}; first 50 pages only), query (find), task (analysis), url (optional: another PDF)
+    mcp: tool (a loaded MCP tool's name), arguments (object, validated against the tool's input schema)
     done: answer (final answer text, may be empty), success (bool, default True)
     ask_user: question
     scan, expand, find_in_page, load_more, follow_link (abilities, see ABILITY_ACTIONS): subject
@@ -116,6 +125,11 @@ class ActionArgs(TypedDict, total=False):
     success: bool
     question: str
     reason: str
+    mode: str
+    pages: Any
+    task: str
+    tool: str
+    arguments: dict[str, Any]
 
 
 class Action(TypedDict):
@@ -304,6 +318,7 @@ class HistoryItem(TypedDict, total=False):
     error_type: str
     message: str
     url: str  # URL after the action
+    extracted: str  # what a pdf_extract or mcp step returned (the data itself)
 
 
 class Metrics(TypedDict, total=False):
@@ -331,6 +346,7 @@ class PlanRequest(TypedDict, total=False):
     page_type: str
     listing_detected: bool
     start_url: str | None
+    tools: list[dict[str, Any]]  # the run's MCP tools: {name, server, description, input_schema}
 
 
 class BackendReply(TypedDict, total=False):
@@ -361,6 +377,7 @@ class TranslateRequest(TypedDict, total=False):
     avoid_elements: list[int]
     stage: str
     history: list[HistoryItem]
+    tools: list[dict[str, Any]]
 
 
 class TranslateResult(BackendReply, total=False):

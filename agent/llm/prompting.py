@@ -13,7 +13,8 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
-from agent.llm.untrusted import neutralize, standing_instruction, untrusted_block
+from agent.llm.tool_lines import pdf_line, tool_results_text, tools_text
+from agent.llm.untrusted import neutralize, new_block_id, standing_instruction, untrusted_block
 from agent.types import HistoryItem, Metrics, Observation, PlanRequest, TranslateRequest
 from agent.util.elements import element_by_id
 
@@ -241,7 +242,17 @@ def planner_user_text(request: PlanRequest) -> str:
     text += _lines("PLAN STEPS ALREADY COMPLETED", request.get("completed_steps"))
     text += "YOUR PREVIOUS STEPS DONE SO FAR (with outcomes):\n"
     text += format_history(request.get("history") or [], limit=PLANNER_HISTORY_ITEMS)
-    return text
+    return text + "\n\n" + tool_context(request)
+
+
+def tool_context(request: PlanRequest | TranslateRequest) -> str:
+    """The PDF line, the MCP tools and what tools returned (empty when none applies)."""
+    obs = request.get("observation") or {}
+    return (
+        pdf_line(obs.get("page_type"))
+        + tools_text(request.get("tools"))
+        + tool_results_text(request.get("history"), block_id=new_block_id())
+    ).rstrip()
 
 
 def executor_user_text(request: TranslateRequest) -> str:
@@ -252,7 +263,10 @@ def executor_user_text(request: TranslateRequest) -> str:
         f"STAGE: {request.get('stage', '')}\n"
         f"ALLOWED ACTIONS: {', '.join(request.get('allowed_actions') or []) or '(any)'}\n"
         f"ELEMENTS TO AVOID: {_avoid_text(obs, request.get('avoid_elements'))}\n\n"
-        "RECENT STEPS:\n" + format_history(request.get("history") or [], limit=EXECUTOR_HISTORY_ITEMS)
+        "RECENT STEPS:\n"
+        + format_history(request.get("history") or [], limit=EXECUTOR_HISTORY_ITEMS)
+        + "\n\n"
+        + tool_context(request)
     )
 
 

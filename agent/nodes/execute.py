@@ -36,6 +36,7 @@ from agent.browser.refill import field_label, refill_fields
 from agent.context import Context
 from agent.nodes.approval import decide
 from agent.nodes.base import failed_result, graph_node, history_item, parse_decision, with_hint
+from agent.nodes.tool_calls import tool_step, with_extracted
 from agent.records import BROWSER_STATE_NAME, read_inflight, recorder_for, write_inflight
 from agent.runtime import document_of, ensure_session
 from agent.safety import frame_url, secret_problem
@@ -308,7 +309,8 @@ async def execute(state: AgentState, ctx: Context) -> dict[str, Any]:
     else:
         session = await ensure_session(state, ctx)
         await asyncio.to_thread(note_inflight, state, action)  # file I/O off the event loop
-        result, stop = await run_through_cancel(act(session, action, observation, ctx))
+        work = tool_step(state, ctx, session, action, observation) or act(session, action, observation, ctx)
+        result, stop = await run_through_cancel(work)
         if stop is not None:  # stopped while acting: keep the outcome for the resume, then stop
             if session.is_alive:  # (a browser closed under it leaves the outcome unknown: note kept as is)
                 await run_through_cancel(asyncio.to_thread(note_inflight, state, action, result))
@@ -336,6 +338,7 @@ async def execute(state: AgentState, ctx: Context) -> dict[str, Any]:
         events=[e.get("type") for e in events],
         effect=result.get("effect"),
     )
+    with_extracted(item, result)
     field = field_identity(observation, action, result)
     if field is not None:
         item["field"] = field

@@ -47,6 +47,7 @@ def build_plan_request(state: AgentState, ctx: Context) -> PlanRequest:
         "page_type": state.get("page_type", "other"),
         "listing_detected": bool(state.get("listing_detected")),
         "start_url": state.get("start_url"),
+        "tools": list(state.get("mcp_tools") or []),
     }
 
 

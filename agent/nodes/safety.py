@@ -27,6 +27,7 @@ async def safety(state: AgentState, ctx: Context) -> dict[str, Any]:
         blocked_domains=ctx.blocked_domains,
         secrets=ctx.secret_store(),
         start_url=state.get("start_url") or ctx.start_url or "",
+        tools=list(state.get("mcp_tools") or []),
     )
     update: dict[str, Any] = {
         "action_risk": verdict["risk"],

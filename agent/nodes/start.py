@@ -15,9 +15,10 @@ from agent.goals import goal_kind, task_mode, validate_goal
 from agent.nodes.base import graph_node, terminal
 from agent.nodes.threads import current_thread_id, run_id_of, settings_snapshot
 from agent.records import new_run_id, valid_run_id
-from agent.runtime import apply_network_policy, ensure_session
+from agent.runtime import apply_network_policy, ensure_session, ensure_tools
 from agent.state import HISTORY_RESET, AgentState
-from agent.terminals import BROWSER_ERROR, INVALID_GOAL, MAX_SECONDS, NAVIGATION_BLOCKED
+from agent.terminals import BROWSER_ERROR, INVALID_GOAL, MAX_SECONDS, NAVIGATION_BLOCKED, TOOL_ERROR
+from agent.tools.mcp import McpError
 from agent.util.secrets import register_run
 
 
@@ -124,6 +125,12 @@ async def start(state: AgentState, ctx: Context) -> dict[str, Any]:
     except Exception as exc:  # noqa: BLE001 - launching can fail in many ways; all end the run cleanly
         update.update(terminal(BROWSER_ERROR, f"could not start the browser: {type(exc).__name__}: {exc}"))
         return update
+    try:
+        tools = await ensure_tools(state_for_session, ctx)
+    except McpError as exc:  # a listed server that cannot start ends the run, recorded, with its one line
+        update.update(terminal(TOOL_ERROR, str(exc)))
+        return update
+    update["mcp_tools"] = tools.catalog if tools else []
     if start_url:
         from agent.browser.actions import execute_action
         from agent.browser.urls import check_navigation

@@ -52,6 +52,7 @@ async def translate(state: AgentState, ctx: Context) -> dict[str, Any]:
         "avoid_elements": list(state.get("avoid_elements") or []),
         "stage": state.get("stage", "orient"),
         "history": (state.get("history") or [])[-10:],
+        "tools": list(state.get("mcp_tools") or []),
     }
     result = await (await runtime_for(state, ctx)).translate(request)
     update: dict[str, Any] = {

@@ -27,6 +27,9 @@ ACTION_DESCRIPTIONS: dict[str, str] = {
     "switch_tab": 'make another tab active; args {"tab_id": e.g. "t2"}.',
     "screenshot": "save a screenshot of the page.",
     "wait": 'wait for the page to settle; args {"seconds": at most 5}.',
+    "pdf_extract": 'read the PDF the tab shows (first 50 pages); args {"mode": "metadata"|"text"|"find"|"outline"|'
+    '"analysis", "pages": [3, 5] or "2-4", "query" (find), "task" (analysis: needs a model)}.',
+    "mcp": 'call a tool listed under MCP TOOLS; args {"tool": its name, "arguments": an object fitting its schema}.',
     "done": 'finish the task; args {"answer", "success": default true}.',
     "ask_user": 'ask the user (only when allowed); args {"question"}.',
 }

@@ -18,7 +18,7 @@ AGENT_DIR = Path(__file__).resolve().parents[2] / "agent"
 #: its longest matching prefix; it may import from its own layer and any layer listed before it.
 _LAYER_TABLE = """
 base:                        types terminals util goals stages schemas prompts
-browser:                     browser
+browser:                     browser tools
 dom:                         dom
 settings, rules and records: context config settings_rules settings_checks safety evidence records report
 llm:                         llm
@@ -142,6 +142,7 @@ def test_nodes_do_not_import_other_nodes():
         "agent.nodes.threads",
         "agent.nodes.approval",
         "agent.nodes.decisions",
+        "agent.nodes.tool_calls",
     }
     for module, path in all_modules().items():
         if module.startswith("agent.nodes.") and module not in shared:

@@ -275,10 +275,11 @@ def test_bundled_prompts_render_every_action() -> None:
     for name in ("planner", "executor"):
         rendered = system_prompt(name)
         assert "{{" not in rendered
-        assert len(ALL_ACTIONS) == 14
+        assert len(ALL_ACTIONS) == 16
         for action in ALL_ACTIONS:
             assert f"`{action}`" in rendered
-    assert "MCP" not in load_prompt("planner") and "pdf_extract" not in load_prompt("planner")
+    # the tools exist now (issue 17), so the planner is told when to use them
+    assert "MCP TOOLS" in load_prompt("planner") and "`pdf_extract`" in load_prompt("planner")
     with pytest.raises(ValueError, match="unknown prompt"):
         load_prompt("nope")
 

@@ -159,6 +159,22 @@ CASES = [
         ["--planner", "openai", "--base-url", "https://api.example.com/v1"],
         ("is not local", "set OPENAI_API_KEY"),
     ),
+    # --- MCP servers
+    file_case("mcp server not a mapping", "mcp_servers: [a, b]\n", "'mcp_servers'", "not valid"),
+    file_case(
+        "mcp server without command or url",
+        "mcp_servers:\n  notes: {args: [x]}\n",
+        "'mcp_servers'",
+        "server 'notes'",
+        "needs 'url'",
+    ),
+    env_case("mcp servers bad json", "WAYFINDER_MCP_SERVERS", "{not json", "env WAYFINDER_MCP_SERVERS"),
+    file_case(
+        "mcp server command missing",
+        "mcp_servers:\n  notes: {command: no-such-mcp-server-xyz}\n",
+        "'mcp_servers'",
+        "command 'no-such-mcp-server-xyz' is not found",
+    ),
 ]
 
 
@@ -192,6 +208,7 @@ NUMERIC_SETTINGS = {
     "browser_idle_timeout_s": (float, True),
     "max_elements": (int, False),
     "max_chars": (int, False),
+    "mcp_timeout_s": (float, False),
 }
 
 

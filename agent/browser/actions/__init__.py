@@ -22,7 +22,7 @@ an action and the observation that follows it.
 
 Modules, by what the actions do: :mod:`.pointer` (click, scroll), :mod:`.forms` (type, select_option,
 press_key), :mod:`.navigation` (navigate, search, go_back/go_forward, switch_tab), :mod:`.files` (screenshot,
-a navigation that is a download), :mod:`.elements` (the fallback chain of element actions), :mod:`.base`
+a navigation that is a download), :mod:`.pdf` (pdf_extract: the PDF the tab shows or the run downloaded), :mod:`.elements` (the fallback chain of element actions), :mod:`.base`
 (outcome, budget, helpers) and :mod:`.dispatch` (``execute_action``). Page scripts are ``agent/browser/js/*.js``.
 """
 

@@ -28,6 +28,7 @@ from agent.browser.actions.navigation import (
     search_action,
     switch_tab_action,
 )
+from agent.browser.actions.pdf import pdf_extract_action
 from agent.browser.actions.pointer import click_action, scroll_action
 from agent.browser.session import BrowserClosedError, BrowserSession, BrowserSessionError
 from agent.types import META_ACTIONS, Action, ActionResult, Observation
@@ -45,6 +46,8 @@ def bound_for(name: str, options: Any, args: dict[str, Any]) -> float:
         return float(options.navigation_timeout_s)
     if name == "wait":
         return wait_seconds(args)[0] + 1.0
+    if name == "pdf_extract":  # a download and a parse
+        return float(options.navigation_timeout_s + options.action_timeout_s)
     return float(options.action_timeout_s)
 
 
@@ -180,4 +183,5 @@ _HANDLERS: dict[str, Handler] = {
     "switch_tab": switch_tab_action,
     "screenshot": screenshot_action,
     "wait": wait_action,
+    "pdf_extract": pdf_extract_action,
 }

@@ -51,6 +51,7 @@ from agent.planning.offline.records.plan import leading_goal, plan_record, recor
 from agent.planning.offline.reveal import reveal_step, reveals_done
 from agent.planning.offline.semantic import take_note
 from agent.planning.offline.text import clip
+from agent.planning.offline.tools import mcp_plan, pdf_plan
 from agent.planning.offline.translator import ground
 from agent.planning.offline.urls import canonical_url, is_blank, looks_like_url
 from agent.types import ALL_ACTIONS, ERROR_NAVIGATION_BLOCKED, Action, Observation
@@ -198,6 +199,11 @@ def _give_up(parsed: ParsedGoal, step: str, failures: list[HistoryItem], done: i
 def plan_goal(request: PlanRequest) -> PlanResult:
     """Next steps for the goal given what is done and what the page shows (pure; no I/O)."""
     parsed = parse_goal(request.get("goal") or "")
+    served = mcp_plan(
+        request.get("goal") or "", list(request.get("tools") or []), list(request.get("history") or [])
+    )
+    if served is not None:  # an MCP tool serves the goal: prefer it to driving the page
+        return _result(**served)
     record = record_goal_of(parsed)
     if record is not None:
         return _plan_with_record(request, parsed, record)
@@ -255,6 +261,9 @@ def plan_goal(request: PlanRequest) -> PlanResult:
         crossed = crossed or always_changes_page(intent)
 
     if not remaining:
+        on_pdf = pdf_plan(questions, observation, history)  # type: ignore[arg-type]
+        if on_pdf is not None:
+            return _result(**on_pdf)
         if questions:
             return _plan_questions(
                 questions, observation, history, raw, request.get("start_url") or "", request

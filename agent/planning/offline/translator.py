@@ -30,6 +30,7 @@ from agent.planning.offline.ground_page import (
     ground_search,
 )
 from agent.planning.offline.grounding import ZERO_USAGE, Failure, Grounding, failed_elements, make_action
+from agent.planning.offline.tools import tool_action
 from agent.planning.offline.urls import is_blank
 from agent.types import ALL_ACTIONS, Action
 
@@ -83,6 +84,17 @@ def translate_step(request: TranslateRequest) -> TranslateResult:
     observation = request.get("observation") or {}
     allowed = list(request.get("allowed_actions") or ALL_ACTIONS)
     history = list(request.get("history") or [])
+    tool = tool_action(step)
+    if tool is not None:  # a PDF or MCP step the planner wrote
+        return {
+            "action": tool,
+            "status": "success",
+            "error_type": "none",
+            "message": tool["reasoning"],
+            "reasoning": tool["reasoning"],
+            "raw": {"step": step},
+            "usage": dict(ZERO_USAGE),
+        }  # type: ignore[typeddict-item]
     parsed = parse_goal(step)
     if not parsed.intents or parsed.unknown:
         return _failure(

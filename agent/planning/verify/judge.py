@@ -19,6 +19,7 @@ from agent.planning.offline.dates import WIRE_FORMATS, wire_value
 from agent.planning.verify.answers import answer_evidence
 from agent.planning.verify.changes import change_evidence
 from agent.planning.verify.parts import GoalPart
+from agent.planning.verify.tool_results import tool_answer_evidence
 
 
 class Evidence(TypedDict, total=False):
@@ -317,6 +318,7 @@ def judge(
         found: Evidence | None
         if kind == "answer":
             found, why = answer_evidence(part, questions, answer, observation, readings or {}, step_now)
+            found = found or tool_answer_evidence(part, questions, answer, items)  # type: ignore[assignment]
         elif kind == "field":
             found, why = _field(part, items)
         elif kind == "option":
