@@ -126,11 +126,12 @@ class LaunchMixin(SessionState):
                 path = home / sub if sub else home
                 await asyncio.to_thread(path.mkdir, parents=True, exist_ok=True, mode=0o700)
                 env[key] = str(path)
+            proxy = await self._start_proxy()
             self._context = await self._pw.chromium.launch_persistent_context(
                 str(self._profile),
                 executable_path=executable,
                 headless=opts.headless,
-                args=[*CHROMIUM_FLAGS, *opts.extra_args],
+                args=[*CHROMIUM_FLAGS, *proxy.chromium_args(), *opts.extra_args],
                 env=env,
                 downloads_path=str(self._tmp / "incoming"),
                 accept_downloads=True,
@@ -219,6 +220,8 @@ class LaunchMixin(SessionState):
             clean = await self._bounded(self._pw.stop(), _CLOSE_STEP_S) and clean
         if not clean:
             self._kill_leftovers()
+        if self._proxy is not None:
+            await self._proxy.stop()
         if self._tmp is not None:
             try:
                 await asyncio.to_thread(shutil.rmtree, self._tmp, ignore_errors=True)

@@ -1,12 +1,15 @@
 """Fixtures of the network-guard suite: a "public" site, a loopback listener that must hear nothing, and one
 guarded Chromium.
 
-The site runs on 127.0.0.1 but is reached by names: Chromium maps every ``*.test`` name to 127.0.0.1
-(``--host-resolver-rules``) while the guard's resolver says where each name "is" on the internet
-(:data:`NAMES`): ``good.test`` and ``evil.test`` are public, ``inside.test`` resolves to loopback and
-``lan.test`` to a private network. So the guarded browser starts on a public site, as a user's run would,
-and every refused address is one a real server could have answered: :class:`Listener` is bound on
-127.0.0.1 and [::1] and records every connection it accepts.
+The site runs on 127.0.0.1 but is reached by names: the guard's resolver says where each name "is" on the
+internet (:data:`NAMES`): ``good.test`` and ``evil.test`` are public, ``inside.test`` resolves to loopback
+and ``lan.test`` to a private network, and the guard proxy's dialer (:func:`test_dialer`) routes those
+made-up public addresses to the site on 127.0.0.1, as the internet would route them to their servers.
+Chromium's own resolver, were it ever asked, would send every ``*.test`` name to 127.0.0.1
+(``--host-resolver-rules``), where the listener is: it is not asked, the proxy resolves. So the guarded
+browser starts on a public site, as a user's run would, and every refused address is one a real server
+could have answered: :class:`Listener` is bound on 127.0.0.1 and [::1] and records every connection it
+accepts.
 """
 
 from __future__ import annotations
@@ -45,6 +48,17 @@ def test_resolver(host: str) -> list[str]:
     if host.endswith(".test"):
         return [NAMES["evil.test"]]
     raise OSError(f"{host} does not resolve in the tests")
+
+
+#: Every (address, port) the guard proxy dialed, in order (the tests assert where connections went).
+DIALED: list[tuple[str, int]] = []
+_PUBLIC = frozenset(address for address in NAMES.values() if address.startswith("93."))
+
+
+async def test_dialer(address: str, port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """The tests' internet: the made-up public addresses reach 127.0.0.1 (the site), others themselves."""
+    DIALED.append((address, port))
+    return await asyncio.open_connection("127.0.0.1" if address in _PUBLIC else address, port)
 
 
 class Site:
@@ -165,6 +179,7 @@ def guarded_options(site: Site, **overrides: Any) -> Any:
         site.url("good.test", ""),
         extra_args=["--host-resolver-rules=MAP *.test 127.0.0.1"],
         resolver=test_resolver,
+        dialer=test_dialer,
         allow_private=False,
         **overrides,
     )
@@ -181,6 +196,7 @@ async def guarded(_guarded_holder, site: Site, listener: Listener) -> AsyncItera
     await open_page(session, site.url("good.test"))
     site.clear()
     listener.connections.clear()
+    DIALED.clear()
     yield session
 
 
