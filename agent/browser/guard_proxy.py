@@ -31,7 +31,14 @@ from collections.abc import Awaitable, Callable
 from typing import Self
 from urllib.parse import urlsplit
 
-from agent.browser.netguard import LookupFailure
+from agent.browser.netguard import (
+    AddressPolicy,
+    HostChecker,
+    LookupFailure,
+    Resolver,
+    start_allows_private,
+)
+from agent.browser.urls import host_of
 
 #: The gate: (host, port) -> (addresses a connection may use, why none may). Synchronous; it may resolve.
 Gate = Callable[[str, int], tuple[list[str], str | None]]
@@ -125,6 +132,12 @@ class GuardProxy:
         with contextlib.suppress(RuntimeError):
             asyncio.run_coroutine_threadsafe(shut(), loop)
         await asyncio.to_thread(thread.join, 10)
+
+    async def __aenter__(self) -> Self:
+        return await self.start()
+
+    async def __aexit__(self, *_exc: object) -> None:
+        await self.stop()
 
     @property
     def server(self) -> str:
@@ -238,6 +251,19 @@ class GuardProxy:
         if len(self._failures) > 500:
             self._failures = {k: v for k, v in self._failures.items() if v[0] > now}
         self._failures[(host.strip("[]").lower(), port)] = (now + _FAILURE_MEMORY_S, code)
+
+
+async def start_url_gate(
+    url: str, *, allow_local: bool = False, resolver: Resolver | None = None
+) -> tuple[Gate, str | None]:
+    """The guard of a browser that opens ``url`` on its own (``observe``): a run's address rules with ``url``
+    as the start URL. Returns the gate for a :class:`GuardProxy` and why ``url`` itself is refused (or None)."""
+    checker = HostChecker(resolver)
+    allow_private = await asyncio.to_thread(start_allows_private, url, checker)
+    policy = AddressPolicy(allow_private=allow_private, allow_local=allow_local)
+    host = host_of(url) if url.lower().startswith(("http:", "https:")) else ""
+    reason = await checker.refusal_async(host, policy) if host else None
+    return (lambda name, _port: checker.checked_addresses(name, policy)), reason
 
 
 def _is_loopback(address: str) -> bool:

@@ -153,8 +153,9 @@ def system_resolve(host: str) -> list[str]:
 class HostChecker:
     """Decides whether a host may be reached under an :class:`AddressPolicy`; lookups are cached briefly."""
 
-    def __init__(self, resolve: Resolver | None = None):
+    def __init__(self, resolve: Resolver | None = None, *, cache_s: float = _CACHE_S):
         self._resolve = resolve or system_resolve
+        self._cache_s = cache_s
         self._cache: dict[str, tuple[float, list[str] | str]] = {}
 
     def _by_address_or_name(self, host: str) -> tuple[str, str] | None:
@@ -202,7 +203,7 @@ class HostChecker:
         if entry is not None and entry[0] > time.monotonic():
             return entry[1]
         found = self._lookup_now(host)
-        self._cache[host] = (time.monotonic() + _CACHE_S, found)
+        self._cache[host] = (time.monotonic() + self._cache_s, found)
         return found
 
     def refusal(self, host: str, policy: AddressPolicy) -> str | None:

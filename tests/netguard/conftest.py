@@ -3,7 +3,7 @@ guarded Chromium.
 
 The site runs on 127.0.0.1 but is reached by names: the guard's resolver says where each name "is" on the
 internet (:data:`NAMES`): ``good.test`` and ``evil.test`` are public, ``inside.test`` resolves to loopback
-and ``lan.test`` to a private network, and the guard proxy's dialer (:func:`test_dialer`) routes those
+and ``lan.test`` to a private network, and the guard proxy's dialer (:meth:`Site.dial`) routes those
 made-up public addresses to the site on 127.0.0.1, as the internet would route them to their servers.
 Chromium's own resolver, were it ever asked, would send every ``*.test`` name to 127.0.0.1
 (``--host-resolver-rules``), where the listener is: it is not asked, the proxy resolves. So the guarded
@@ -50,15 +50,8 @@ def test_resolver(host: str) -> list[str]:
     raise OSError(f"{host} does not resolve in the tests")
 
 
-#: Every (address, port) the guard proxy dialed, in order (the tests assert where connections went).
-DIALED: list[tuple[str, int]] = []
-_PUBLIC = frozenset(address for address in NAMES.values() if address.startswith("93."))
-
-
-async def test_dialer(address: str, port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    """The tests' internet: the made-up public addresses reach 127.0.0.1 (the site), others themselves."""
-    DIALED.append((address, port))
-    return await asyncio.open_connection("127.0.0.1" if address in _PUBLIC else address, port)
+#: The made-up public network of the tests: every address in it is the site.
+PUBLIC_NET = "93.184.216."
 
 
 class Site:
@@ -66,8 +59,17 @@ class Site:
 
     def __init__(self) -> None:
         self.seen: list[tuple[str, str]] = []
+        self.dialed: list[tuple[str, int]] = []
         self._lock = threading.Lock()
         self.server: StaticServer | None = None
+
+    async def dial(self, address: str, port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        """The guard proxy's dialer, the tests' internet: every made-up public address (:data:`NAMES`)
+        reaches the site on 127.0.0.1; any other address is itself. Records each (address, port) dialed."""
+        self.dialed.append((address, port))
+        if address.startswith(PUBLIC_NET):
+            return await asyncio.open_connection("127.0.0.1", self.port)
+        return await asyncio.open_connection(address, port)
 
     def _recorded(self, route: Any) -> Any:
         def handle(handler: Any) -> Any:
@@ -100,6 +102,7 @@ class Site:
     def clear(self) -> None:
         with self._lock:
             self.seen.clear()
+        self.dialed.clear()
 
 
 class Listener:
@@ -179,7 +182,7 @@ def guarded_options(site: Site, **overrides: Any) -> Any:
         site.url("good.test", ""),
         extra_args=["--host-resolver-rules=MAP *.test 127.0.0.1"],
         resolver=test_resolver,
-        dialer=test_dialer,
+        dialer=site.dial,
         allow_private=False,
         **overrides,
     )
@@ -196,7 +199,6 @@ async def guarded(_guarded_holder, site: Site, listener: Listener) -> AsyncItera
     await open_page(session, site.url("good.test"))
     site.clear()
     listener.connections.clear()
-    DIALED.clear()
     yield session
 
 
