@@ -174,7 +174,10 @@ class LaunchMixin(SessionState):
             reason = (str(exc).strip().splitlines() or ["no answer"])[0]
             raise BrowserSessionError(f"cannot attach to the browser at {cdp_url}: {reason[:200]}") from None
         self._browser.on("disconnected", lambda _b: self._mark_dead("the browser disconnected (CDP)"))
-        self._context = await self._browser.new_context(**self._context_kwargs())
+        proxy = await self._start_proxy()  # our context's own proxy: the user's contexts keep theirs
+        self._context = await self._browser.new_context(
+            proxy={"server": proxy.server, "bypass": "<-loopback>"}, **self._context_kwargs()
+        )
         self._own_context = True
 
     def _context_kwargs(self) -> dict[str, Any]:

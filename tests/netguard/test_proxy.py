@@ -16,9 +16,10 @@ from playwright.async_api import async_playwright
 from agent.browser.guard_proxy import GuardProxy, start_url_gate
 from agent.browser.launch import CHROMIUM_FLAGS, resolve_executable
 from agent.browser.netguard import AddressPolicy, HostChecker
+from agent.browser.session import BrowserSession
 from agent.cli import main
-from tests.browser.helpers import act
-from tests.netguard.conftest import NAMES, PUBLIC_NET, Listener, Site, quiet
+from tests.browser.helpers import act, debuggable_chromium
+from tests.netguard.conftest import NAMES, PUBLIC_NET, Listener, Site, guarded_options, quiet
 from tests.netguard.conftest import test_resolver as names_resolver
 
 _OPENERS = {
@@ -174,3 +175,25 @@ async def test_observe_guards_every_hop_after_its_start_url(site: Site) -> None:
     assert gate("127.0.0.1", site.port) == (["127.0.0.1"], None)
     addresses, reason = gate("169.254.169.254", 80)
     assert addresses == [] and reason and "metadata" in reason
+
+
+async def test_an_attached_browser_connects_through_the_proxy_too(
+    site: Site, listener: Listener, tmp_path
+) -> None:
+    """Attached over CDP, the run's own browser context gets the proxy (the user's contexts keep theirs): the
+    user's Chromium cannot resolve ``good.test`` itself, so the page loads only through the proxy's dialer;
+    a popup of it redirected at once to loopback sends nothing there."""
+    site.clear()
+    listener.connections.clear()
+    with debuggable_chromium() as (cdp_url, _proc):
+        session = await BrowserSession.start(guarded_options(site, cdp_url=cdp_url), tmp_path / "run")
+        try:
+            assert (await act(session, "navigate", url=site.url("good.test")))["status"] == "success"
+            assert (NAMES["good.test"], site.port) in site.dialed
+            hop = quote(f"http://127.0.0.1:{listener.port}/attached-hop", safe="")
+            await session.page.evaluate(_OPENERS["window.open"], site.url("good.test", "/redirect?to=" + hop))
+            await quiet(1.5)
+        finally:
+            await session.close()
+    assert any(path.startswith("/redirect") for _, path in site.seen)
+    assert listener.connections == []
