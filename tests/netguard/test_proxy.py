@@ -7,6 +7,7 @@ opens a page without a run. Each test asserts what a server or listener did (not
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from urllib.parse import quote
 
@@ -197,3 +198,21 @@ async def test_an_attached_browser_connects_through_the_proxy_too(
             await session.close()
     assert any(path.startswith("/redirect") for _, path in site.seen)
     assert listener.connections == []
+
+
+async def test_a_popup_redirected_off_the_allowed_domains_is_left_at_once(guarded, site: Site) -> None:
+    """The one hop still sent (docs/security.md, "Limits"): the allowed list is for documents and frames, which
+    the proxy cannot tell from subresources, and a popup's first redirect comes before its tab's interception.
+    The hop reaches only a public host the address rules allow; the tab is sent away as it lands, recorded."""
+    await guarded.set_domain_policy(allowed=["good.test"])
+    hop = quote(site.url("evil.test", "/html?body=off-list"), safe="")
+    mark = guarded.event_mark()
+    await guarded.page.evaluate(_OPENERS["window.open"], site.url("good.test", "/redirect?to=" + hop))
+    for _ in range(60):
+        await asyncio.sleep(0.05)
+        if guarded.blocked_since(mark) and all("evil.test" not in tab["url"] for tab in guarded.tabs()):
+            break
+    assert all("evil.test" not in tab["url"] for tab in guarded.tabs())
+    assert any("evil.test" in entry["url"] for entry in guarded.blocked_since(mark))
+    for page in guarded.context.pages:
+        assert "off-list" not in await page.content()
