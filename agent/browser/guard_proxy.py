@@ -263,6 +263,8 @@ async def start_url_gate(
     policy = AddressPolicy(allow_private=allow_private, allow_local=allow_local)
     host = host_of(url) if url.lower().startswith(("http:", "https:")) else ""
     reason = await checker.refusal_async(host, policy) if host else None
+    if isinstance(reason, LookupFailure):
+        reason = None  # no policy decision: the browser reports it (ERR_NAME_NOT_RESOLVED)
     return (lambda name, _port: checker.checked_addresses(name, policy)), reason
 
 

@@ -8,7 +8,10 @@ opens a page without a run. Each test asserts what a server or listener did (not
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
+from collections.abc import AsyncIterator
+from typing import Any
 from urllib.parse import quote
 
 import pytest
@@ -22,6 +25,7 @@ from agent.cli import main
 from tests.browser.helpers import act, debuggable_chromium
 from tests.netguard.conftest import NAMES, PUBLIC_NET, Listener, Site, guarded_options, quiet
 from tests.netguard.conftest import test_resolver as names_resolver
+from tests.netguard.test_ssrf import LOOPBACK_SPELLINGS, METADATA_SPELLINGS
 
 _OPENERS = {
     "window.open": "(u) => { window.open(u); }",
@@ -100,6 +104,22 @@ async def test_a_name_that_rebinds_to_loopback_is_reached_only_at_the_checked_ad
     assert result["status"] == "success" and "rebind.test" in site.hosts_seen(), result
 
 
+@contextlib.asynccontextmanager
+async def proxied_page(gate, site: Site, refused: list[str]) -> AsyncIterator[Any]:
+    """A page of a plain Chromium (no routing, no CDP interception: the proxy alone) behind a guard proxy."""
+    async with (
+        GuardProxy(gate, dialer=site.dial, on_refused=lambda target, _r: refused.append(target)) as proxy,
+        async_playwright() as pw,
+    ):
+        browser = await pw.chromium.launch(
+            executable_path=resolve_executable(), args=[*CHROMIUM_FLAGS, *proxy.chromium_args()]
+        )
+        try:
+            yield await browser.new_page()
+        finally:
+            await browser.close()
+
+
 async def test_a_proxy_that_looks_up_again_connects_to_what_that_lookup_passed_or_refuses(
     site: Site, listener: Listener
 ) -> None:
@@ -111,30 +131,49 @@ async def test_a_proxy_that_looks_up_again_connects_to_what_that_lookup_passed_o
     checker = HostChecker(lambda _host: next(answers), cache_s=0)
     policy = AddressPolicy(allow_private=False)
     refused: list[str] = []
-    gate = lambda host, _port: checker.checked_addresses(host, policy)  # noqa: E731
-    async with (
-        GuardProxy(gate, dialer=site.dial, on_refused=lambda target, _r: refused.append(target)) as proxy,
-        async_playwright() as pw,
-    ):
-        browser = await pw.chromium.launch(
-            executable_path=resolve_executable(), args=[*CHROMIUM_FLAGS, *proxy.chromium_args()]
-        )
-        try:
-            page = await browser.new_page()
-            loaded = 0
-            for attempt in range(6):
-                try:
-                    await page.goto(
-                        f"http://flip.test:{listener.port}/html?body=flip{attempt}", timeout=15000
-                    )
-                    loaded += 1
-                except Exception:  # noqa: BLE001 - a refused connection fails the load (asserted below)
-                    continue
-        finally:
-            await browser.close()
+    loaded = 0
+    async with proxied_page(
+        lambda host, _port: checker.checked_addresses(host, policy), site, refused
+    ) as page:
+        for attempt in range(6):
+            try:
+                await page.goto(f"http://flip.test:{listener.port}/html?body=flip{attempt}", timeout=15000)
+                loaded += 1
+            except Exception:  # noqa: BLE001 - a refused connection fails the load (asserted below)
+                continue
     assert listener.connections == []
     assert loaded >= 1 and refused, (loaded, refused)
     assert all(address == "93.184.216.37" for address, _ in site.dialed), site.dialed
+
+
+async def test_the_proxy_alone_keeps_every_spelling_of_loopback_and_metadata_from_a_public_page(
+    site: Site, listener: Listener
+) -> None:
+    """The root layer on its own: a public page navigates, fetches, frames and redirects to every spelling;
+    nothing reaches the listener and no metadata address is dialed."""
+    site.clear()
+    listener.connections.clear()
+    checker = HostChecker(names_resolver)
+    policy = AddressPolicy(allow_private=False)
+    refused: list[str] = []
+    urls = [u.format(port=listener.port) for u in LOOPBACK_SPELLINGS] + METADATA_SPELLINGS
+    script = """(urls) => { for (const u of urls) {
+        fetch(u, {mode: 'no-cors'}).catch(() => {});
+        const f = document.createElement('iframe'); f.src = u; document.body.appendChild(f);
+        const i = document.createElement('img'); i.src = '/redirect?to=' + encodeURIComponent(u);
+        document.body.appendChild(i); } }"""
+    async with proxied_page(
+        lambda host, _port: checker.checked_addresses(host, policy), site, refused
+    ) as page:
+        await page.goto(site.url("good.test"), timeout=15000)
+        await page.evaluate(script, urls)
+        for url in urls[:3]:
+            with contextlib.suppress(Exception):
+                await page.goto(url, timeout=5000)
+        await quiet(1.0)
+    assert listener.connections == []
+    assert all(address.startswith(PUBLIC_NET) for address, _ in site.dialed), site.dialed
+    assert len(refused) >= len(urls) // 2, refused
 
 
 async def test_prefetch_and_preconnect_hints_to_a_blocked_domain_send_nothing(guarded, site: Site) -> None:
