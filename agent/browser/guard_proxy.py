@@ -111,10 +111,12 @@ class GuardProxy:
         try:
             loop.run_forever()
         finally:
-            for task in asyncio.all_tasks(loop):
+            tasks = asyncio.all_tasks(loop)
+            for task in tasks:
                 task.cancel()
             with contextlib.suppress(Exception):
-                loop.run_until_complete(asyncio.sleep(0))
+                loop.run_until_complete(asyncio.gather(*tasks, return_exceptions=True))
+                loop.run_until_complete(loop.shutdown_default_executor())  # the gate's lookups
             loop.close()
             self._stopped.set()
 
