@@ -40,8 +40,10 @@ from agent.browser.netguard import (
 )
 from agent.browser.urls import host_of
 
-#: The gate: (host, port) -> (addresses a connection may use, why none may). Synchronous; it may resolve.
-Gate = Callable[[str, int], tuple[list[str], str | None]]
+#: The gate: (host, port, lookup) -> (addresses a connection may use, why none may). Synchronous: with
+#: ``lookup`` it may resolve (it is then called off the proxy's loop); without, it answers None when it would.
+Decision = tuple[list[str], str | None]
+Gate = Callable[[str, int, bool], Decision | None]
 #: Opens a TCP connection to one checked address (tests route their made-up public addresses to loopback).
 Dialer = Callable[[str, int], Awaitable[tuple[asyncio.StreamReader, asyncio.StreamWriter]]]
 #: Told of every refused connection: (host:port, reason). Called on the proxy's thread.
@@ -218,9 +220,13 @@ class GuardProxy:
         """Ask the gate once, then connect to one of the addresses it passed: (SOCKS reply code, streams)."""
         target = host_port(host, port)
         try:
-            addresses, reason = await asyncio.wait_for(
-                asyncio.get_running_loop().run_in_executor(None, self._gate, host, port), _GATE_TIMEOUT_S
-            )
+            decision = self._gate(host, port, False)  # literal addresses and cached names: no thread hop
+            if decision is None:
+                decision = await asyncio.wait_for(
+                    asyncio.get_running_loop().run_in_executor(None, self._gate, host, port, True),
+                    _GATE_TIMEOUT_S,
+                )
+            addresses, reason = decision or ([], None)
         except TimeoutError:
             addresses, reason = [], f"{host} was not checked within {_GATE_TIMEOUT_S:g}s; refused"
         except Exception as exc:  # noqa: BLE001 - fail closed: a host the gate cannot judge is not reached
@@ -267,7 +273,12 @@ async def start_url_gate(
     reason = await checker.refusal_async(host, policy) if host else None
     if isinstance(reason, LookupFailure):
         reason = None  # no policy decision: the browser reports it (ERR_NAME_NOT_RESOLVED)
-    return (lambda name, _port: checker.checked_addresses(name, policy)), reason
+    return address_gate(checker, policy), reason
+
+
+def address_gate(checker: HostChecker, policy: AddressPolicy) -> Gate:
+    """A gate of the address rules alone: ``checker``'s checked addresses under ``policy``."""
+    return lambda host, _port, lookup: checker.checked_addresses(host, policy, lookup=lookup)
 
 
 def _is_loopback(address: str) -> bool:

@@ -226,8 +226,11 @@ class HostChecker:
             )
         return self._verdict(host, found, policy)
 
-    def checked_addresses(self, host: str, policy: AddressPolicy) -> tuple[list[str], str | None]:
-        """The addresses a connection to ``host`` may use, every one of them checked, or why there are none.
+    def checked_addresses(
+        self, host: str, policy: AddressPolicy, *, lookup: bool = True
+    ) -> tuple[list[str], str | None] | None:
+        """The addresses a connection to ``host`` may use, every one of them checked, or why there are none;
+        None when that needs a lookup and ``lookup`` is False (the caller then looks up off its loop).
 
         What the guard proxy connects to: the very addresses this check passed (one lookup, cached like
         :meth:`refusal`'s), so a name that answers differently the next time (DNS rebinding) cannot switch
@@ -239,7 +242,11 @@ class HostChecker:
             return [known[1]], None  # an IP literal
         if known is not None and known[0] == LOOPBACK:
             return list(_LOCALHOST), None  # localhost and *.localhost: Chromium never asks DNS for them
-        found = self._found(host)
+        entry = self._cache.get(host)
+        fresh = entry is not None and entry[0] > time.monotonic()
+        if not lookup and not fresh:
+            return None
+        found = entry[1] if entry is not None and fresh else self._found(host)
         reason = None if policy.open else self._verdict(host, found, policy)
         if isinstance(found, str):
             return [], found

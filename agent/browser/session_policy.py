@@ -80,7 +80,7 @@ class DomainPolicyMixin(SessionState):
         ).start()
         return self._proxy
 
-    def _proxy_gate(self, host: str, port: int) -> tuple[list[str], str | None]:
+    def _proxy_gate(self, host: str, port: int, lookup: bool) -> tuple[list[str], str | None] | None:
         """Where the guard proxy may connect for ``host``: never a blocked domain, only checked addresses.
         (The allowed list is for documents and frames, which the proxy cannot tell from subresources.)"""
         blocked = list(self.options.blocked_domains)
@@ -88,7 +88,7 @@ class DomainPolicyMixin(SessionState):
             check = check_domain(f"http://{host_port(host, port)}/", [], blocked)
             if not check.ok:
                 return [], check.reason
-        return self.host_checker.checked_addresses(host, self.address_policy)
+        return self.host_checker.checked_addresses(host, self.address_policy, lookup=lookup)
 
     def net_error(self, url: str, code: str | None) -> str | None:
         """Chromium's error for a failed load of ``url``, with the guard proxy's real cause put back (through

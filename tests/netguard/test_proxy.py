@@ -17,7 +17,7 @@ from urllib.parse import quote
 import pytest
 from playwright.async_api import async_playwright
 
-from agent.browser.guard_proxy import GuardProxy, start_url_gate
+from agent.browser.guard_proxy import GuardProxy, address_gate, start_url_gate
 from agent.browser.launch import CHROMIUM_FLAGS, resolve_executable
 from agent.browser.netguard import AddressPolicy, HostChecker
 from agent.browser.session import BrowserSession
@@ -132,9 +132,7 @@ async def test_a_proxy_that_looks_up_again_connects_to_what_that_lookup_passed_o
     policy = AddressPolicy(allow_private=False)
     refused: list[str] = []
     loaded = 0
-    async with proxied_page(
-        lambda host, _port: checker.checked_addresses(host, policy), site, refused
-    ) as page:
+    async with proxied_page(address_gate(checker, policy), site, refused) as page:
         for attempt in range(6):
             try:
                 await page.goto(f"http://flip.test:{listener.port}/html?body=flip{attempt}", timeout=15000)
@@ -162,9 +160,7 @@ async def test_the_proxy_alone_keeps_every_spelling_of_loopback_and_metadata_fro
         const f = document.createElement('iframe'); f.src = u; document.body.appendChild(f);
         const i = document.createElement('img'); i.src = '/redirect?to=' + encodeURIComponent(u);
         document.body.appendChild(i); } }"""
-    async with proxied_page(
-        lambda host, _port: checker.checked_addresses(host, policy), site, refused
-    ) as page:
+    async with proxied_page(address_gate(checker, policy), site, refused) as page:
         await page.goto(site.url("good.test"), timeout=15000)
         await page.evaluate(script, urls)
         for url in urls[:3]:
@@ -212,8 +208,8 @@ async def test_observe_guards_every_hop_after_its_start_url(site: Site) -> None:
     gives its browser's proxy says so for every later connection."""
     gate, refused = await start_url_gate(site.url("127.0.0.1"))
     assert refused is None
-    assert gate("127.0.0.1", site.port) == (["127.0.0.1"], None)
-    addresses, reason = gate("169.254.169.254", 80)
+    assert gate("127.0.0.1", site.port, False) == (["127.0.0.1"], None)
+    addresses, reason = gate("169.254.169.254", 80, False)
     assert addresses == [] and reason and "metadata" in reason
 
 
