@@ -57,7 +57,7 @@ _HANDSHAKE_TIMEOUT_S = 10.0
 _FAILURE_MEMORY_S = 60.0
 _CHUNK = 65536
 # SOCKS5 reply codes (RFC 1928).
-_OK, _FAILURE, _NOT_ALLOWED, _HOST_UNREACHABLE, _REFUSED, _BAD_COMMAND, _BAD_ADDRESS = 0, 1, 2, 4, 5, 7, 8
+_OK, _NOT_ALLOWED, _HOST_UNREACHABLE, _REFUSED, _BAD_COMMAND, _BAD_ADDRESS = 0, 2, 4, 5, 7, 8
 _NET_ERRORS = {
     errno.ECONNREFUSED: "ERR_CONNECTION_REFUSED",
     errno.ENETUNREACH: "ERR_ADDRESS_UNREACHABLE",
@@ -135,7 +135,10 @@ class GuardProxy:
 
         with contextlib.suppress(RuntimeError):
             asyncio.run_coroutine_threadsafe(shut(), loop)
-        await asyncio.to_thread(thread.join, 10)
+        try:
+            await asyncio.to_thread(thread.join, 10)
+        except RuntimeError:  # the caller's executor is already shut down (interpreter exit)
+            thread.join(10)
 
     async def __aenter__(self) -> Self:
         return await self.start()

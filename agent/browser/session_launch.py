@@ -131,7 +131,7 @@ class LaunchMixin(SessionState):
                 str(self._profile),
                 executable_path=executable,
                 headless=opts.headless,
-                args=[*CHROMIUM_FLAGS, *proxy.chromium_args(), *opts.extra_args],
+                args=[*CHROMIUM_FLAGS, *opts.extra_args, *proxy.chromium_args()],  # last: a flag of ours wins
                 env=env,
                 downloads_path=str(self._tmp / "incoming"),
                 accept_downloads=True,
