@@ -65,6 +65,8 @@ _METADATA_NAMES = frozenset(
 _PRIVATE_SUFFIXES = (".internal", ".local", ".svc", ".lan", ".home.arpa", ".intranet", ".corp")
 
 _CACHE_S = 30.0
+#: Where ``localhost`` and ``*.localhost`` are, as Chromium answers them without a lookup.
+_LOCALHOST = ("127.0.0.1", "::1")
 _LOOKUP_TIMEOUT_S = 3.0
 
 
@@ -138,6 +140,10 @@ def refusal_for(host: str, kind: str, address: str = "") -> str:
     return f"{where} is {words}; refused by the network guard (allowed only with {needs})"
 
 
+class LookupFailure(str):
+    """A refusal because the name has no address (not a policy decision: nothing could be reached anyway)."""
+
+
 def system_resolve(host: str) -> list[str]:
     """Every address ``host`` resolves to on this machine (OSError when it does not resolve)."""
     infos = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
@@ -147,8 +153,9 @@ def system_resolve(host: str) -> list[str]:
 class HostChecker:
     """Decides whether a host may be reached under an :class:`AddressPolicy`; lookups are cached briefly."""
 
-    def __init__(self, resolve: Resolver | None = None):
+    def __init__(self, resolve: Resolver | None = None, *, cache_s: float = _CACHE_S):
         self._resolve = resolve or system_resolve
+        self._cache_s = cache_s
         self._cache: dict[str, tuple[float, list[str] | str]] = {}
 
     def _by_address_or_name(self, host: str) -> tuple[str, str] | None:
@@ -161,8 +168,12 @@ class HostChecker:
         try:
             addresses = self._resolve(host)
         except (OSError, UnicodeError) as exc:
-            return f"{host} could not be resolved ({exc.__class__.__name__}); refused by the network guard"
-        return list(addresses) or f"{host} resolved to no address; refused by the network guard"
+            return LookupFailure(
+                f"{host} could not be resolved ({exc.__class__.__name__}); refused by the network guard"
+            )
+        return list(addresses) or LookupFailure(
+            f"{host} resolved to no address; refused by the network guard"
+        )
 
     def _verdict(self, host: str, found: list[str] | str, policy: AddressPolicy) -> str | None:
         if isinstance(found, str):
@@ -186,14 +197,21 @@ class HostChecker:
             return True, self._verdict(host, entry[1], policy)
         return False, None
 
+    def _found(self, host: str) -> list[str] | str:
+        """The cached answer for ``host`` (addresses, or why there are none), looked up when stale."""
+        entry = self._cache.get(host)
+        if entry is not None and entry[0] > time.monotonic():
+            return entry[1]
+        found = self._lookup_now(host)
+        self._cache[host] = (time.monotonic() + self._cache_s, found)
+        return found
+
     def refusal(self, host: str, policy: AddressPolicy) -> str | None:
         """Why ``host`` may not be reached (None when it may): synchronous, resolves when needed."""
         decided, reason = self.cached_refusal(host, policy)
         if decided:
             return reason
-        found = self._lookup_now(host)
-        self._cache[host] = (time.monotonic() + _CACHE_S, found)
-        return self._verdict(host, found, policy)
+        return self._verdict(host, self._found(host), policy)
 
     async def refusal_async(self, host: str, policy: AddressPolicy) -> str | None:
         """:meth:`refusal` with the lookup off the event loop and bounded in time."""
@@ -201,11 +219,38 @@ class HostChecker:
         if decided:
             return reason
         try:
-            found = await asyncio.wait_for(asyncio.to_thread(self._lookup_now, host), _LOOKUP_TIMEOUT_S)
+            found = await asyncio.wait_for(asyncio.to_thread(self._found, host), _LOOKUP_TIMEOUT_S)
         except TimeoutError:
-            found = f"{host} did not resolve within {_LOOKUP_TIMEOUT_S:g}s; refused by the network guard"
-        self._cache[host] = (time.monotonic() + _CACHE_S, found)
+            found = LookupFailure(
+                f"{host} did not resolve within {_LOOKUP_TIMEOUT_S:g}s; refused by the network guard"
+            )
         return self._verdict(host, found, policy)
+
+    def checked_addresses(
+        self, host: str, policy: AddressPolicy, *, lookup: bool = True
+    ) -> tuple[list[str], str | None] | None:
+        """The addresses a connection to ``host`` may use, every one of them checked, or why there are none;
+        None when that needs a lookup and ``lookup`` is False (the caller then looks up off its loop).
+
+        What the guard proxy connects to: the very addresses this check passed (one lookup, cached like
+        :meth:`refusal`'s), so a name that answers differently the next time (DNS rebinding) cannot switch
+        the connection to an address that was never checked."""
+        known = self._by_address_or_name(host)
+        if known is not None and not policy.permits(known[0]):
+            return [], refusal_for(host, *known)
+        if known is not None and known[1]:
+            return [known[1]], None  # an IP literal
+        if known is not None and known[0] == LOOPBACK:
+            return list(_LOCALHOST), None  # localhost and *.localhost: Chromium never asks DNS for them
+        entry = self._cache.get(host)
+        fresh = entry is not None and entry[0] > time.monotonic()
+        if not lookup and not fresh:
+            return None
+        found = entry[1] if entry is not None and fresh else self._found(host)
+        reason = None if policy.open else self._verdict(host, found, policy)
+        if isinstance(found, str):
+            return [], found
+        return ([], reason) if reason else (list(found), None)
 
     def kinds_of(self, url: str, *, resolve: bool = True) -> set[str]:
         """The address classes the host of ``url`` falls in (empty when it has none, does not resolve, or

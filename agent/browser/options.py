@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 
 @dataclass(kw_only=True)
@@ -41,6 +42,9 @@ class BrowserOptions:
     #: How the guard resolves host names (default: the system resolver). For embedding apps and tests that
     #: map names themselves (as Chromium's --host-resolver-rules does); not a user setting.
     resolver: Callable[[str], list[str]] | None = None
+    #: How the guard proxy opens a TCP connection to an address it checked (default: a plain connection).
+    #: For tests that give made-up public addresses a route to loopback; not a user setting.
+    dialer: Callable[[str, int], Awaitable[tuple[Any, Any]]] | None = None
     #: Folders a file input may be given files from, besides the run directory (``upload_source``).
     upload_dirs: list[Path] = field(default_factory=list)
     #: After an action, wait at most this long for its navigation/XHR to land before the next observation.

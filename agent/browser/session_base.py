@@ -87,6 +87,7 @@ class SessionState:
         self._webrtc_off = False
         self._checker: Any = None  # the network guard's HostChecker (see session_policy.host_checker)
         self._checker_for: Any = None
+        self._proxy: Any = None  # the GuardProxy every connection of a launched browser goes through
         self._net_activity = 0.0  # monotonic time of the last request start/end (settling)
         self._popup_expected = 0.0  # when a page last said it is opening a tab
         self._page_opened = 0.0  # when the last new tab arrived

@@ -126,11 +126,12 @@ class LaunchMixin(SessionState):
                 path = home / sub if sub else home
                 await asyncio.to_thread(path.mkdir, parents=True, exist_ok=True, mode=0o700)
                 env[key] = str(path)
+            proxy = await self._start_proxy()
             self._context = await self._pw.chromium.launch_persistent_context(
                 str(self._profile),
                 executable_path=executable,
                 headless=opts.headless,
-                args=[*CHROMIUM_FLAGS, *opts.extra_args],
+                args=[*CHROMIUM_FLAGS, *opts.extra_args, *proxy.chromium_args()],  # last: a flag of ours wins
                 env=env,
                 downloads_path=str(self._tmp / "incoming"),
                 accept_downloads=True,
@@ -173,7 +174,10 @@ class LaunchMixin(SessionState):
             reason = (str(exc).strip().splitlines() or ["no answer"])[0]
             raise BrowserSessionError(f"cannot attach to the browser at {cdp_url}: {reason[:200]}") from None
         self._browser.on("disconnected", lambda _b: self._mark_dead("the browser disconnected (CDP)"))
-        self._context = await self._browser.new_context(**self._context_kwargs())
+        proxy = await self._start_proxy()  # our context's own proxy: the user's contexts keep theirs
+        self._context = await self._browser.new_context(
+            proxy={"server": proxy.server, "bypass": "<-loopback>"}, **self._context_kwargs()
+        )
         self._own_context = True
 
     def _context_kwargs(self) -> dict[str, Any]:
@@ -219,6 +223,8 @@ class LaunchMixin(SessionState):
             clean = await self._bounded(self._pw.stop(), _CLOSE_STEP_S) and clean
         if not clean:
             self._kill_leftovers()
+        if self._proxy is not None:
+            await self._proxy.stop()
         if self._tmp is not None:
             try:
                 await asyncio.to_thread(shutil.rmtree, self._tmp, ignore_errors=True)

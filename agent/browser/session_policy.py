@@ -1,6 +1,10 @@
 """The network guard of a session: domain lists and address rules enforced on the browser's own requests.
 
-Three layers, because Playwright routing alone misses redirects:
+At the root, a launched browser sends every connection through the session's guard proxy
+(:mod:`agent.browser.guard_proxy`): each host is resolved once, every address checked, and the connection
+made to one of those very addresses; blocked domains are refused there too. That holds for anything
+Chromium connects for (popups' first hops, prefetches, workers) and against DNS rebinding. Above it, three
+layers that see each request and give the structured ``navigation_blocked`` failure:
 - context routing (every tab, popup, ``window.open`` and frame from its first request): a document or frame
   request must pass the domain lists, and every request, of any kind, must reach an address the
   :class:`~agent.browser.netguard.AddressPolicy` permits;
@@ -18,7 +22,8 @@ import contextlib
 import re
 from typing import Any
 
-from agent.browser.netguard import AddressPolicy, HostChecker
+from agent.browser.guard_proxy import PROXY_FAILURE, GuardProxy, host_port
+from agent.browser.netguard import AddressPolicy, HostChecker, LookupFailure
 from agent.browser.session_base import SessionState, TabState
 from agent.browser.urls import ALLOWED_SCHEMES, check_domain, host_of
 
@@ -60,6 +65,37 @@ class DomainPolicyMixin(SessionState):
         if self._checker is None or self._checker_for is not resolver:
             self._checker, self._checker_for = HostChecker(resolver), resolver
         return self._checker
+
+    async def _start_proxy(self) -> GuardProxy:
+        """Start the guard proxy that this session's browser connects through (see the module docstring)."""
+        loop = asyncio.get_running_loop()
+
+        def refused(target: str, reason: str) -> None:  # on the proxy's thread
+            # A name with no address is no policy decision (Chromium's own services, offline): not recorded.
+            if not isinstance(reason, LookupFailure) and not loop.is_closed():
+                loop.call_soon_threadsafe(self._record_blocked, target, reason, None)
+
+        self._proxy = await GuardProxy(
+            self._proxy_gate, dialer=self.options.dialer, on_refused=refused
+        ).start()
+        return self._proxy
+
+    def _proxy_gate(self, host: str, port: int, lookup: bool) -> tuple[list[str], str | None] | None:
+        """Where the guard proxy may connect for ``host``: never a blocked domain, only checked addresses.
+        (The allowed list is for documents and frames, which the proxy cannot tell from subresources.)"""
+        blocked = list(self.options.blocked_domains)
+        if blocked:
+            check = check_domain(f"http://{host_port(host, port)}/", [], blocked)
+            if not check.ok:
+                return [], check.reason
+        return self.host_checker.checked_addresses(host, self.address_policy, lookup=lookup)
+
+    def net_error(self, url: str, code: str | None) -> str | None:
+        """Chromium's error for a failed load of ``url``, with the guard proxy's real cause put back (through
+        the proxy every connection that could not be made reads ``ERR_SOCKS_CONNECTION_FAILED``)."""
+        if code == PROXY_FAILURE and self._proxy is not None:
+            return self._proxy.failure_for(url) or code
+        return code
 
     def _guard_wanted(self) -> bool:
         opts = self.options

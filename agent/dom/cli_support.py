@@ -95,6 +95,7 @@ async def observe_url(
     """
     from playwright.async_api import async_playwright
 
+    from agent.browser.guard_proxy import PROXY_FAILURE, GuardProxy, start_url_gate
     from agent.browser.launch import CHROMIUM_FLAGS, BrowserNotFoundError, resolve_executable
 
     try:
@@ -114,16 +115,19 @@ async def observe_url(
     except BrowserNotFoundError as exc:
         return EXIT_BROWSER, f"error: {exc}"
     opts = options or (ObserveOptions.from_context(ctx) if ctx is not None else ObserveOptions())
+    gate, refused = await start_url_gate(target, allow_local=bool(getattr(ctx, "allow_local", False)))
+    if refused:  # the network guard's rules, as for a run's start URL; every later hop through its proxy
+        return EXIT_BAD_URL, f"error: {refused}"
     with tempfile.TemporaryDirectory(prefix="wayfinder-observe-") as home:
         env = dict(os.environ)
         env.update({"HOME": home, "XDG_CONFIG_HOME": f"{home}/.config", "XDG_CACHE_HOME": f"{home}/.cache"})
-        async with async_playwright() as pw:
+        async with async_playwright() as pw, GuardProxy(gate) as proxy:
             try:
                 context = await pw.chromium.launch_persistent_context(
                     user_data_dir=f"{home}/profile",
                     executable_path=exe,
                     headless=True,
-                    args=list(CHROMIUM_FLAGS),
+                    args=[*CHROMIUM_FLAGS, *proxy.chromium_args()],
                     env=env,
                     viewport=viewport,
                     accept_downloads=False,
@@ -140,6 +144,11 @@ async def observe_url(
                     reason = str(exc).splitlines()[0]
                     match = re.search(r"net::ERR_[A-Z_]+", reason)
                     detail = match.group(0) if match else reason
+                    detail = (
+                        f"net::{proxy.failure_for(target) or PROXY_FAILURE}"
+                        if PROXY_FAILURE in detail
+                        else detail
+                    )
                     return EXIT_BAD_URL, f"error: cannot open {target}: {detail}"
                 # give late scripts a moment, but never wait for a page that keeps loading
                 with contextlib.suppress(Exception):

@@ -1,12 +1,15 @@
 """Fixtures of the network-guard suite: a "public" site, a loopback listener that must hear nothing, and one
 guarded Chromium.
 
-The site runs on 127.0.0.1 but is reached by names: Chromium maps every ``*.test`` name to 127.0.0.1
-(``--host-resolver-rules``) while the guard's resolver says where each name "is" on the internet
-(:data:`NAMES`): ``good.test`` and ``evil.test`` are public, ``inside.test`` resolves to loopback and
-``lan.test`` to a private network. So the guarded browser starts on a public site, as a user's run would,
-and every refused address is one a real server could have answered: :class:`Listener` is bound on
-127.0.0.1 and [::1] and records every connection it accepts.
+The site runs on 127.0.0.1 but is reached by names: the guard's resolver says where each name "is" on the
+internet (:data:`NAMES`): ``good.test`` and ``evil.test`` are public, ``inside.test`` resolves to loopback
+and ``lan.test`` to a private network, and the guard proxy's dialer (:meth:`Site.dial`) routes those
+made-up public addresses to the site on 127.0.0.1, as the internet would route them to their servers.
+Chromium's own resolver, were it ever asked, would send every ``*.test`` name to 127.0.0.1
+(``--host-resolver-rules``), where the listener is: it is not asked, the proxy resolves. So the guarded
+browser starts on a public site, as a user's run would, and every refused address is one a real server
+could have answered: :class:`Listener` is bound on 127.0.0.1 and [::1] and records every connection it
+accepts.
 """
 
 from __future__ import annotations
@@ -47,13 +50,26 @@ def test_resolver(host: str) -> list[str]:
     raise OSError(f"{host} does not resolve in the tests")
 
 
+#: The made-up public network of the tests: every address in it is the site.
+PUBLIC_NET = "93.184.216."
+
+
 class Site:
     """The site's routes, recording the Host header and path of every request they answer."""
 
     def __init__(self) -> None:
         self.seen: list[tuple[str, str]] = []
+        self.dialed: list[tuple[str, int]] = []
         self._lock = threading.Lock()
         self.server: StaticServer | None = None
+
+    async def dial(self, address: str, port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        """The guard proxy's dialer, the tests' internet: every made-up public address (:data:`NAMES`)
+        reaches the site on 127.0.0.1; any other address is itself. Records each (address, port) dialed."""
+        self.dialed.append((address, port))
+        if address.startswith(PUBLIC_NET):
+            return await asyncio.open_connection("127.0.0.1", self.port)
+        return await asyncio.open_connection(address, port)
 
     def _recorded(self, route: Any) -> Any:
         def handle(handler: Any) -> Any:
@@ -86,6 +102,7 @@ class Site:
     def clear(self) -> None:
         with self._lock:
             self.seen.clear()
+        self.dialed.clear()
 
 
 class Listener:
@@ -165,6 +182,7 @@ def guarded_options(site: Site, **overrides: Any) -> Any:
         site.url("good.test", ""),
         extra_args=["--host-resolver-rules=MAP *.test 127.0.0.1"],
         resolver=test_resolver,
+        dialer=site.dial,
         allow_private=False,
         **overrides,
     )

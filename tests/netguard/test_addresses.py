@@ -115,3 +115,26 @@ def test_the_policy_levels() -> None:
 def test_a_start_url_on_loopback_or_private_opens_those_ranges(start_url: str | None, expected: bool) -> None:
     checker = HostChecker(lambda host: ["93.184.216.34"])
     assert start_allows_private(start_url, checker) is expected
+
+
+def test_the_addresses_a_connection_may_use_are_the_checked_ones() -> None:
+    """What the guard proxy connects to: one lookup's checked addresses, reused while cached (a name that
+    answers loopback the second time keeps its first, checked answer), never a refused one."""
+    answers = iter([["93.184.216.34"], ["127.0.0.1"]])
+    checker = HostChecker(lambda host: next(answers))
+    assert checker.checked_addresses("rebind.example", DEFAULT, lookup=False) is None  # would need a lookup
+    assert checker.checked_addresses("rebind.example", DEFAULT) == (["93.184.216.34"], None)
+    assert checker.checked_addresses("rebind.example", DEFAULT, lookup=False) == (["93.184.216.34"], None)
+    assert checker.checked_addresses("[::1]", AddressPolicy(allow_private=True)) == (["::1"], None)
+    assert checker.checked_addresses("localhost", AddressPolicy(allow_private=True)) == (
+        ["127.0.0.1", "::1"],
+        None,
+    )
+    for host in ("127.0.0.1", "metadata.google.internal", "169.254.169.254"):
+        addresses, reason = checker.checked_addresses(host, DEFAULT, lookup=False)
+        assert addresses == [] and reason and "refused by the network guard" in reason, host
+    flips = iter([["93.184.216.34"], ["10.0.0.9"]])
+    fresh = HostChecker(lambda host: next(flips), cache_s=0)  # no cache: every connection looks up again
+    assert fresh.checked_addresses("flip.example", DEFAULT) == (["93.184.216.34"], None)
+    addresses, reason = fresh.checked_addresses("flip.example", DEFAULT)
+    assert addresses == [] and reason and "10.0.0.9" in reason

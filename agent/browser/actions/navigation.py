@@ -74,7 +74,7 @@ async def _goto(run: ActionRun, url: str) -> Outcome:
                 "the page asked to confirm leaving (beforeunload) and the dialog was dismissed by the "
                 "dialog policy; staying on the page",
             )
-        code = _net_error(message)
+        code = session.net_error(url, _net_error(message))
         if code:
             return fail(ERROR_NAVIGATION_BLOCKED, f"could not load {url}: {code}")
         raise
