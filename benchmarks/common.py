@@ -19,16 +19,6 @@ from typing import Any
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO_ROOT / "bench-results"
 
-#: Characters per token of the approximate token count. An approximation (no tokenizer is used: the
-#: benchmarks must run offline); real tokenizers give roughly 3-5 characters per token on English and markup.
-CHARS_PER_TOKEN = 4
-
-
-def approx_tokens(chars: int) -> int:
-    """Approximate token count: ``ceil(chars / 4)``. Not a tokenizer; label it as an approximation."""
-    return -(-int(chars) // CHARS_PER_TOKEN)
-
-
 def timestamp() -> str:
     return _dt.datetime.now(_dt.UTC).strftime("%Y%m%d-%H%M%SZ")
 
