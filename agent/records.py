@@ -182,7 +182,13 @@ async def records_written() -> None:
     """Wait, without blocking the event loop, until every record handed to the records thread is written."""
     last = _last_write
     if last is not None and not last.done():
-        await asyncio.wrap_future(last)
+        await until_written(last)
+
+
+async def until_written(write: Future[Any]) -> Any:
+    """Wait for one handed-over write. Shielded: a cancelled waiter (Ctrl-C, a stopped task) must not
+    cancel the write itself while it still waits for the records thread, or the record would be lost."""
+    return await asyncio.shield(asyncio.wrap_future(write))
 
 
 _recorders: dict[str, RunRecorder] = {}

@@ -36,8 +36,8 @@ from benchmarks.common import (
     memory_snapshot,
     peak_of,
     results_dir,
+    save_report,
     summary,
-    write_json,
 )
 from benchmarks.observe_report import to_markdown
 from benchmarks.peers import aria_elements, aria_snapshot, browser_use_version, start_browser_use
@@ -323,9 +323,7 @@ async def run(
         "memory_peaks": memory_peaks,
         "wall_s": round(time.perf_counter() - started, 1),
     }
-    write_json(out_dir / "observe.json", report)
-    (out_dir / "observe.md").write_text(to_markdown(report), encoding="utf-8")
-    return report
+    return save_report(out_dir, "observe", report, to_markdown(report))
 
 
 def main(argv: list[str] | None = None) -> int:

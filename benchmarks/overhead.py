@@ -24,7 +24,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from benchmarks.common import environment, fmt, load_average, md_table, results_dir, summary, write_json
+from benchmarks.common import environment, fmt, load_average, md_table, results_dir, save_report, summary
 
 #: The nodes that are the page's cost, not the graph's.
 PAGE_NODES = ("observe", "execute")
@@ -154,9 +154,7 @@ async def run(*, runs: int, out_dir: Path, command: str | None = None, log: bool
         **measured,
         "wall_s": round(time.perf_counter() - started, 1),
     }
-    write_json(out_dir / "overhead.json", report)
-    (out_dir / "overhead.md").write_text(to_markdown(report), encoding="utf-8")
-    return report
+    return save_report(out_dir, "overhead", report, to_markdown(report))
 
 
 def main(argv: list[str] | None = None) -> int:

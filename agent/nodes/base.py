@@ -25,7 +25,7 @@ from agent.dom.options import ObserveOptions
 from agent.llm.usage import add_usage
 from agent.nodes.decisions import decision_of
 from agent.nodes.threads import fallback_context, fork_update, run_context, run_id_of
-from agent.records import append_soon, elapsed_seconds, records_written, writing_behind
+from agent.records import append_soon, elapsed_seconds, records_written, until_written, writing_behind
 from agent.runtime import full_observation, is_digest, store_observation
 from agent.runtime import release as release_runtime
 from agent.safety import recorded_action
@@ -365,7 +365,7 @@ async def _record(
         # until it is in the file.
         written = append_soon(str(run_id), Path(run_dir), record)
         if not writing_behind():
-            await asyncio.wrap_future(written)
+            await until_written(written)
     emit(
         {
             "event": "node",
