@@ -49,6 +49,27 @@ def test_helpers() -> None:
     assert parse_seeds("0-2,7") == [0, 1, 2, 7]
 
 
+def test_the_tokenizer_table_comes_from_the_wheel_not_the_network(tmp_path: Path, monkeypatch) -> None:
+    import socket
+
+    from benchmarks import tokens
+
+    def no_network(*args, **kwargs):
+        raise AssertionError("the tokenizer tried to use the network")
+
+    monkeypatch.setattr(socket.socket, "connect", no_network)
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path / "tiktoken"))
+    tokens.encoder.cache_clear()
+    try:
+        assert tokens.count_tokens("Observe the page, then act on it.") == 9
+        (table,) = (
+            tmp_path / "tiktoken"
+        ).iterdir()  # provisioned from bpe-openai, under tiktoken's cache key
+        assert table.stat().st_size > 1_000_000
+    finally:
+        tokens.encoder.cache_clear()
+
+
 def test_results_sections_are_replaced_in_place_and_others_kept() -> None:
     doc = "# Benchmarks\n\nBy hand.\n"
     once = replace_sections(doc, {"observe": "### Observation\n\nfirst"}, "## Latest")
