@@ -97,6 +97,7 @@ async def measure_page(
     stable = True
     aria_ms: list[float] = []
     aria_text = ""
+    aria_errors: list[str] = []
     bu_cold: list[float] = []
     bu_warm: list[float] = []
     bu_text, bu_elements, bu_errors = "", 0, []
@@ -124,8 +125,12 @@ async def measure_page(
         if good is None and _unreadable(cold) is None:
             good = dict(cold)
         last = dict(cold)
-        took, aria_text = await aria_snapshot(session.page)
-        aria_ms.append(took)
+        took, text_now, aria_error = await aria_snapshot(session.page)
+        if aria_error:
+            aria_errors.append(aria_error)
+        else:
+            aria_ms.append(took)
+            aria_text = text_now
         if peer is not None:
             try:
                 await peer.open(spec["url"])
@@ -165,6 +170,7 @@ async def measure_page(
         "aria_ms": summary(aria_ms),
         "aria_tokens": count_tokens(aria_text),
         "aria_elements": aria_elements(aria_text),
+        "aria_errors": sorted(set(aria_errors)),
         "browser_use": None
         if peer is None
         else {

@@ -150,15 +150,22 @@ def to_markdown(report: dict[str, Any]) -> str:
             ),
             "",
         ]
-    problems = [
-        f"- {r['page']}: "
-        + "; ".join(r.get("observe_errors") or [])
-        + "; ".join((r.get("browser_use") or {}).get("errors") or [])
-        for r in report["pages"]
-        if r.get("observe_errors") or (r.get("browser_use") or {}).get("errors")
-    ]
+    problems = []
+    for r in report["pages"]:
+        said = [
+            *(f"ours: {e}" for e in r.get("observe_errors") or []),
+            *(f"aria_snapshot: {e}" for e in r.get("aria_errors") or []),
+            *(f"browser-use: {e}" for e in (r.get("browser_use") or {}).get("errors") or []),
+        ]
+        if said:
+            problems.append(f"- {r['group']}: {r['page']}: " + "; ".join(said))
     if problems:
-        lines += ["Observations that failed (their time is in the medians):", "", *problems, ""]
+        lines += [
+            "Observations that failed (ours: time in the medians; aria_snapshot: left out of its median):",
+            "",
+            *problems,
+            "",
+        ]
     peaks = report.get("memory_peaks") or {}
     lines.append(
         f"Memory (largest sample after a page): our Chromium PSS {peaks.get('browser_pss_mb')} MB; Python peak "
