@@ -9,6 +9,9 @@ STAMP  := $(VENV)/.installed
 # virtualenv of its own. llama-cpp-python has no binary wheel on PyPI: it is built once from source (several
 # minutes) for plain x86-64 with AVX2 - a -march=native build uses AVX-512/AMX, which some VMs do not allow
 # (the model crashes on its first token) - and kept in the user's cache, so later installs take seconds.
+BENCH_VENV    := .venv-bench
+BENCH_STAMP   := $(BENCH_VENV)/.installed
+BENCH_ARGS    ?=
 MODEL_VENV    := .venv-model
 MODEL_STAMP   := $(MODEL_VENV)/.installed
 LLAMA_VERSION := 0.3.36
@@ -60,9 +63,18 @@ lint: $(STAMP)
 demo: setup
 	$(PY) -m agent demo
 
-bench: setup
-	$(PY) -m pip install --quiet --no-deps 'miniwob==1.1.0'
-	$(PY) -m benchmarks
+# `make bench`: every benchmark, then docs/BENCHMARKS.md's results sections and docs/bench/*.png. The peers
+# (browser-use, pinned by the `bench` extra) and the pages come from a virtualenv of their own, so their pinned
+# dependencies never change the project's .venv. `make bench BENCH_ARGS=--quick` is the smoke-test size.
+$(BENCH_STAMP): pyproject.toml
+	$(PYTHON) -m venv $(BENCH_VENV)
+	$(BENCH_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(BENCH_VENV)/bin/python -m pip install --quiet -e '.[bench]'
+	touch $(BENCH_STAMP)
+
+bench: $(BENCH_STAMP)
+	$(BENCH_VENV)/bin/python -m agent.browser.provision
+	$(BENCH_VENV)/bin/python -m benchmarks --report docs/BENCHMARKS.md $(BENCH_ARGS)
 
 clean:
-	rm -rf $(VENV) $(MODEL_VENV) runs .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(MODEL_VENV) $(BENCH_VENV) runs .pytest_cache .ruff_cache .hypothesis

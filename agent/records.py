@@ -16,6 +16,7 @@ Besides the records proper, a run directory holds two small bookkeeping files:
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -23,6 +24,9 @@ import re
 import secrets
 import threading
 import time
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -75,13 +79,18 @@ class RunRecorder:
 
     def record(self, seq: int) -> TraceRecord | None:
         """The record already written for ``seq`` (used to avoid repeating a side effect on resume)."""
+        wait_records_written()
         for rec in read_trace(self.trace_path):
             if rec.get("seq") == seq:
                 return rec  # type: ignore[return-value]
         return None
 
     def append(self, record: TraceRecord) -> bool:
-        """Append a record unless its seq was already written. Returns True when written."""
+        """Append a record unless its seq was already written. Returns True when written.
+
+        The line goes to the operating system at once (it survives the process being killed); it is not
+        fsync'ed, like the checkpoints beside it (SQLite WAL, synchronous=NORMAL): a power cut may lose the
+        last steps of both, never one without the other's earlier steps."""
         seq = int(record.get("seq", -1))
         record = self.masking.mask_data(record)
         # ASCII-only JSON: page text may hold U+2028/U+0085, which str.splitlines() treats as line ends.
@@ -91,8 +100,6 @@ class RunRecorder:
                 return False
             with self.trace_path.open("a", encoding="utf-8") as fh:
                 fh.write(line + "\n")
-                fh.flush()
-                os.fsync(fh.fileno())
             self._seen.add(seq)
         return True
 
@@ -122,6 +129,66 @@ def read_trace(path: Path) -> list[dict[str, Any]]:
         if isinstance(value, dict):
             out.append(value)
     return out
+
+
+#: The thread that writes trace records behind the steps (one, so records reach the file in order).
+_writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wayfinder-records")
+_last_write: Future[Any] | None = None
+_write_lock = threading.Lock()
+
+
+def append_soon(run_id: str, run_dir: Path, record: dict[str, Any]) -> Future[bool]:
+    """Append a record to the run's trace on the records thread and return at once: the step goes on while
+    its record is written (one thread, first in first out, so records keep their order). Wait with
+    :func:`records_written` before anything that must follow it on disk (the next checkpoint, a report)."""
+    global _last_write
+
+    def write() -> bool:
+        return recorder_for(run_id, Path(run_dir)).append(record)  # type: ignore[arg-type]
+
+    with _write_lock:
+        _last_write = _writer.submit(write)
+        return _last_write
+
+
+#: Set while the runner drives a run: its checkpoints wait for the records before them (see
+#: ``agent.runner.open_checkpointer``), so a node may hand its record over and go on. Elsewhere (a node called
+#: on its own, a graph embedded with another checkpointer) a node waits until its record is in the file.
+_behind: ContextVar[bool] = ContextVar("wayfinder_records_behind", default=False)
+
+
+@contextlib.contextmanager
+def records_behind() -> Iterator[None]:
+    """Let the nodes run in this context write their records behind the step (the caller orders them)."""
+    token = _behind.set(True)
+    try:
+        yield
+    finally:
+        _behind.reset(token)
+
+
+def writing_behind() -> bool:
+    return _behind.get()
+
+
+def wait_records_written() -> None:
+    """Block until every record handed to the records thread so far is in its file."""
+    last = _last_write
+    if last is not None and not threading.current_thread().name.startswith("wayfinder-records"):
+        last.exception()  # waits; the error itself reaches whoever awaits records_written()
+
+
+async def records_written() -> None:
+    """Wait, without blocking the event loop, until every record handed to the records thread is written."""
+    last = _last_write
+    if last is not None and not last.done():
+        await until_written(last)
+
+
+async def until_written(write: Future[Any]) -> Any:
+    """Wait for one handed-over write. Shielded: a cancelled waiter (Ctrl-C, a stopped task) must not
+    cancel the write itself while it still waits for the records thread, or the record would be lost."""
+    return await asyncio.shield(asyncio.wrap_future(write))
 
 
 _recorders: dict[str, RunRecorder] = {}

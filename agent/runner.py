@@ -48,14 +48,17 @@ from langgraph.errors import GraphRecursionError
 from langgraph.types import Command
 
 from agent.browser import registry
+from agent.checkpointer import PendingWrites, open_checkpointer
 from agent.config import context_from_any
 from agent.context import Context
-from agent.graph import build_graph, recursion_limit_for
+from agent.graph import recursion_limit_for, with_checkpointer
 from agent.records import (
     clear_inflight,
     live_owner,
     new_run_id,
     recorder_for,
+    records_behind,
+    records_written,
     result_object,
     valid_run_id,
     write_report_safely,
@@ -165,22 +168,23 @@ async def _drive(
         began = time.monotonic()
         try:
             async with asyncio.timeout(max(0.0, budget - used)):
-                async for part in graph.astream(
-                    next_input,
-                    config,
-                    context=ctx,
-                    stream_mode=["updates", "custom"],
-                    version="v2",
-                    durability="sync",
-                ):
-                    if part["type"] == "custom" and on_event is not None:
-                        on_event(part["data"])
-                    elif (
-                        part["type"] == "updates"
-                        and isinstance(part["data"], dict)
-                        and "__interrupt__" in part["data"]
+                with records_behind():  # this run's checkpoints wait for its records (open_checkpointer)
+                    async for part in graph.astream(
+                        next_input,
+                        config,
+                        context=ctx,
+                        stream_mode=["updates", "custom"],
+                        version="v2",
+                        durability="sync",
                     ):
-                        pending.extend(part["data"]["__interrupt__"])
+                        if part["type"] == "custom" and on_event is not None:
+                            on_event(part["data"])
+                        elif (
+                            part["type"] == "updates"
+                            and isinstance(part["data"], dict)
+                            and "__interrupt__" in part["data"]
+                        ):
+                            pending.extend(part["data"]["__interrupt__"])
         finally:
             used += time.monotonic() - began
         if not pending:
@@ -209,6 +213,7 @@ async def _finish(
     ctx: Context,
 ) -> dict[str, Any]:
     """Read the final state; when the graph could not end the run itself, record the terminal here."""
+    await records_written()
     snapshot = await graph.aget_state(config)
     values = dict(snapshot.values or {})
     values.setdefault("run_id", run_id)
@@ -243,39 +248,6 @@ async def _finish(
     return result
 
 
-class _PendingWrites:
-    """Counts one saver's checkpoint writes in progress, so a stopped run can let them finish.
-
-    A run stopped inside a node has LangGraph save the node's error from a done-callback, in a task no one
-    awaits; closing the database under that write can leave the file locked for a resume in this process.
-    """
-
-    def __init__(self, saver: Any) -> None:
-        self.count = 0
-        self.idle = asyncio.Event()
-        self.idle.set()
-        for name in ("aput", "aput_writes"):
-            setattr(saver, name, self._counted(getattr(saver, name)))
-
-    def _counted(self, write: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
-        async def counted(*args: Any, **kwargs: Any) -> Any:
-            self.count += 1
-            self.idle.clear()
-            try:
-                return await write(*args, **kwargs)
-            finally:
-                self.count -= 1
-                if self.count == 0:
-                    self.idle.set()
-
-        return counted
-
-    async def settle(self, timeout: float = 10.0) -> None:
-        await asyncio.sleep(0)  # a write scheduled just now starts first
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.idle.wait(), timeout)
-
-
 async def _run_with_checkpointer(
     run_id: str,
     run_dir: Path,
@@ -287,9 +259,9 @@ async def _run_with_checkpointer(
 ) -> dict[str, Any]:
     config = {"configurable": {"thread_id": run_id}, "recursion_limit": recursion_limit_for(ctx.max_steps)}
     write_status(run_dir, "running")
-    async with AsyncSqliteSaver.from_conn_string(str(_checkpoint_path(run_dir))) as saver:
-        writes = _PendingWrites(saver)
-        graph = build_graph(checkpointer=saver)
+    async with open_checkpointer(_checkpoint_path(run_dir), AsyncSqliteSaver) as saver:
+        writes = PendingWrites(saver)
+        graph = with_checkpointer(saver)
         forced: tuple[str, str, str] | None = None
         stop_note = None
         try:
@@ -307,6 +279,7 @@ async def _run_with_checkpointer(
             if not ctx.keep_browser_open:
                 await asyncio.shield(registry.close(run_id))
             await asyncio.shield(writes.settle())
+            await asyncio.shield(records_written())
             raise
         return await _finish(graph, config, run_dir, run_id, stop_note, forced, ctx)
 
@@ -396,8 +369,8 @@ async def resume_run(
     first_input: Any = None
     stranded = False
     config = {"configurable": {"thread_id": run_id}}
-    async with AsyncSqliteSaver.from_conn_string(str(_checkpoint_path(run_dir))) as saver:
-        graph = build_graph(checkpointer=saver)
+    async with open_checkpointer(_checkpoint_path(run_dir), AsyncSqliteSaver) as saver:
+        graph = with_checkpointer(saver)
         snapshot = await graph.aget_state(config)
         if snapshot.values and not snapshot.next and snapshot.tasks and not snapshot.interrupts:
             # The process died after a node finished but before the checkpoint that follows it: the node's

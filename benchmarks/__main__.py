@@ -1,10 +1,11 @@
-"""``python -m benchmarks``: the observation benchmark, MiniWoB++, the fixture goals and the application goals,
-into one results directory.
+"""``python -m benchmarks``: observation side by side, graph overhead, MiniWoB++, the fixture goals and the
+application goals, into one results directory, and (``--report``) the results sections and charts of
+docs/BENCHMARKS.md.
 
-    python -m benchmarks            # the `make bench` default set
-    python -m benchmarks --quick    # the smoke-test size (about half a minute)
+    python -m benchmarks --report docs/BENCHMARKS.md   # what `make bench` runs
+    python -m benchmarks --quick                       # the smoke-test size
 
-Writes ``<out>/<UTC timestamp>/``: observe.json/.md, miniwob.json/.md, fixture_goals.json/.md, apps.json/.md and
+Writes ``<out>/<UTC timestamp>/``: observe, overhead, miniwob, fixture_goals and apps (.json and .md each) and
 summary.md (all tables).
 """
 
@@ -14,8 +15,10 @@ import argparse
 import asyncio
 import shlex
 import sys
+from pathlib import Path
 
-from benchmarks import apps, fixture_goals, miniwob, observe
+from benchmarks import apps, fixture_goals, miniwob, observe, overhead
+from benchmarks import report as results_doc
 from benchmarks.common import results_dir
 from benchmarks.miniwob_tasks import DEFAULT_SEEDS, html_root
 
@@ -24,9 +27,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="smoke-test size: a few pages, 2 MiniWoB tasks")
     parser.add_argument(
-        "--only", choices=("observe", "miniwob", "fixtures", "apps"), default=None, help="run one benchmark"
+        "--only",
+        choices=("observe", "overhead", "miniwob", "fixtures", "apps"),
+        default=None,
+        help="run one benchmark",
     )
-    parser.add_argument("--runs", type=int, default=None, help="observation runs per page (default 5)")
+    parser.add_argument("--runs", type=int, default=None, help="observation runs per page (default 7)")
+    parser.add_argument("--no-peers", action="store_true", help="observation without browser-use")
+    parser.add_argument(
+        "--report", default=None, metavar="DOC", help="then update DOC's results sections and charts"
+    )
     parser.add_argument("--tasks", default=None, help="MiniWoB tasks: all | quick | a,b,c")
     parser.add_argument("--seeds", default=None, help=f"MiniWoB seeds (default {DEFAULT_SEEDS})")
     parser.add_argument("--keep-runs", action="store_true", help="keep the agent's MiniWoB run records")
@@ -45,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
             seeds = miniwob.parse_seeds(args.seeds or ("0" if args.quick else DEFAULT_SEEDS))
         except ValueError as exc:
             parser.error(str(exc))
-    runs = args.runs or (2 if args.quick else 5)
+    runs = args.runs or (2 if args.quick else observe.DEFAULT_RUNS)
     out_dir = results_dir(args.out)
     print(f"Wayfinder benchmarks -> {out_dir}", flush=True)
 
@@ -53,8 +63,15 @@ def main(argv: list[str] | None = None) -> int:
         parts, short = [], []
         if args.only in (None, "observe"):
             print(f"observation benchmark ({runs} runs per page)", flush=True)
-            report = await observe.run(runs=runs, quick=args.quick, out_dir=out_dir, command=command)
+            report = await observe.run(
+                runs=runs, quick=args.quick, out_dir=out_dir, command=command, peers=not args.no_peers
+            )
             parts.append(observe.to_markdown(report))
+            short.append(parts[-1])
+        if args.only in (None, "overhead"):
+            print("graph overhead", flush=True)
+            report = await overhead.run(runs=2 if args.quick else 7, out_dir=out_dir, command=command)
+            parts.append(overhead.to_markdown(report))
             short.append(parts[-1])
         if args.only in (None, "miniwob"):
             print(f"MiniWoB++: {len(tasks)} task(s) x seeds {seeds}", flush=True)
@@ -84,6 +101,9 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print("\n\n".join(short))
     print(f"results: {out_dir}")
+    if args.report:
+        written = results_doc.update_doc(out_dir, Path(args.report))
+        print(f"{args.report}: sections {', '.join(written)}; charts in {Path(args.report).parent / 'bench'}")
     return 0
 
 

@@ -19,15 +19,6 @@ from typing import Any
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO_ROOT / "bench-results"
 
-#: Characters per token of the approximate token count. An approximation (no tokenizer is used: the
-#: benchmarks must run offline); real tokenizers give roughly 3-5 characters per token on English and markup.
-CHARS_PER_TOKEN = 4
-
-
-def approx_tokens(chars: int) -> int:
-    """Approximate token count: ``ceil(chars / 4)``. Not a tokenizer; label it as an approximation."""
-    return -(-int(chars) // CHARS_PER_TOKEN)
-
 
 def timestamp() -> str:
     return _dt.datetime.now(_dt.UTC).strftime("%Y%m%d-%H%M%SZ")
@@ -276,6 +267,13 @@ def context_settings(ctx: Any) -> dict[str, Any]:
 
 def write_json(path: Path, data: Any) -> None:
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n", encoding="utf-8")
+
+
+def save_report(out_dir: Path, name: str, report: dict[str, Any], markdown: str) -> dict[str, Any]:
+    """``<name>.json`` and ``<name>.md`` of one benchmark into ``out_dir``; returns the report."""
+    write_json(out_dir / f"{name}.json", report)
+    (out_dir / f"{name}.md").write_text(markdown, encoding="utf-8")
+    return report
 
 
 def fmt(value: Any, digits: int = 1) -> str:

@@ -25,7 +25,7 @@ from agent.dom.options import ObserveOptions
 from agent.llm.usage import add_usage
 from agent.nodes.decisions import decision_of
 from agent.nodes.threads import fallback_context, fork_update, run_context, run_id_of
-from agent.records import elapsed_seconds, recorder_for
+from agent.records import append_soon, elapsed_seconds, records_written, until_written, writing_behind
 from agent.runtime import full_observation, is_digest, store_observation
 from agent.runtime import release as release_runtime
 from agent.safety import recorded_action
@@ -261,6 +261,7 @@ def graph_node(name: str) -> Callable[[NodeBody], Callable[..., Awaitable[dict[s
                 else:
                     update = _crash_update(name, exc, kind="invalid_context")
             else:
+                await records_written()  # the steps before this one are on disk before it acts
                 fork = await asyncio.to_thread(fork_update, name, state, ctx)
                 state = await _with_full_observation({**state, **fork})  # type: ignore[assignment]
                 try:
@@ -359,8 +360,12 @@ async def _record(
         "call_usage": extra.get("_call_usage"),  # this node's model call alone (prompt tokens per call)
     }
     if run_id and run_dir:
-        # File I/O off the event loop: `langgraph dev` raises BlockingError on blocking calls in async nodes.
-        await asyncio.to_thread(_append_record, run_id, Path(run_dir), record)
+        # Off the event loop (`langgraph dev` raises BlockingError on blocking calls in async nodes). Under the
+        # runner the step goes on while the record is written: the next node and the next checkpoint wait
+        # until it is in the file.
+        written = append_soon(str(run_id), Path(run_dir), record)
+        if not writing_behind():
+            await until_written(written)
     emit(
         {
             "event": "node",
@@ -379,10 +384,6 @@ async def _record(
 def _hidden(action_or_result: dict[str, Any] | None, state: AgentState) -> dict[str, Any] | None:
     """An action or result as the trace keeps it: text typed into a password field hidden."""
     return recorded_action(action_or_result, state.get("observation")) if action_or_result else None
-
-
-def _append_record(run_id: str, run_dir: Path, record: dict[str, Any]) -> None:
-    recorder_for(run_id, run_dir).append(record)  # type: ignore[arg-type]
 
 
 #: Nodes that run after a step's action; every other node (observe ... confirm) prepares the next step.

@@ -26,7 +26,7 @@ planning:                    planning
 run services:                runtime state
 nodes:                       nodes
 graph:                       graph
-app:                         __init__ __main__ runner cli cli_output cli_prompter cli_settings display demo batch batch_tasks batch_display
+app:                         __init__ __main__ runner checkpointer cli cli_output cli_prompter cli_settings display demo batch batch_tasks batch_display
 """
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
     (name, tuple("agent" if m == "__init__" else f"agent.{m}" for m in modules.split()))

@@ -14,8 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.common import approx_tokens, percentile, summary
+from benchmarks.common import percentile, summary
 from benchmarks.miniwob import parse_seeds
+from benchmarks.report import RESULTS_END, RESULTS_START, demote, replace_sections
+from benchmarks.tokens import count_tokens
 from tests.support.benchmarks import run_quick_benchmark
 
 
@@ -32,7 +34,7 @@ def _ensure_miniwob() -> None:
 
 
 def test_helpers() -> None:
-    assert approx_tokens(0) == 0 and approx_tokens(1) == 1 and approx_tokens(8) == 2
+    assert count_tokens("") == 0 and count_tokens("Hello world") == 2  # o200k_base, from the offline table
     assert percentile([1, 2, 3, 4, 5], 50) == 3
     assert percentile([10.0, 20.0], 90) == pytest.approx(19.0)
     assert summary([])["median"] is None
@@ -47,11 +49,51 @@ def test_helpers() -> None:
     assert parse_seeds("0-2,7") == [0, 1, 2, 7]
 
 
-@pytest.mark.timeout(150)
+def test_the_tokenizer_table_comes_from_the_wheel_not_the_network(tmp_path: Path, monkeypatch) -> None:
+    import socket
+
+    from benchmarks import tokens
+
+    def no_network(*args, **kwargs):
+        raise AssertionError("the tokenizer tried to use the network")
+
+    monkeypatch.setattr(socket.socket, "connect", no_network)
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path / "tiktoken"))
+    tokens.encoder.cache_clear()
+    try:
+        assert tokens.count_tokens("Observe the page, then act on it.") == 9
+        (table,) = (
+            tmp_path / "tiktoken"
+        ).iterdir()  # provisioned from bpe-openai, under tiktoken's cache key
+        assert table.stat().st_size > 1_000_000
+    finally:
+        tokens.encoder.cache_clear()
+
+
+def test_results_sections_are_replaced_in_place_and_others_kept() -> None:
+    doc = "# Benchmarks\n\nBy hand.\n"
+    once = replace_sections(doc, {"observe": "### Observation\n\nfirst"}, "## Latest")
+    assert once.startswith(doc.rstrip()) and RESULTS_START in once and RESULTS_END in once
+    # another benchmark's section (e.g. one a later module adds) survives a run that does not measure it
+    with_apps = once.replace(
+        RESULTS_END, "<!-- section:apps:start -->\napps table\n<!-- section:apps:end -->\n" + RESULTS_END
+    )
+    again = replace_sections(with_apps, {"observe": "### Observation\n\nsecond"}, "## Latest")
+    assert "second" in again and "first" not in again and "apps table" in again
+    assert again.count("<!-- section:observe:start -->") == 1 and again.count(RESULTS_START) == 1
+    assert demote("# A\n\n## B\ntext #1") == "### A\n\n#### B\ntext #1"
+
+
+@pytest.mark.timeout(420)
 def test_quick_benchmarks_write_sane_results(tmp_path: Path) -> None:
     _ensure_miniwob()
-    _, out = run_quick_benchmark("benchmarks", tmp_path, timeout=140)
-    for name in ("observe.json", "observe.md", "miniwob.json", "miniwob.md", "summary.md"):
+    doc = tmp_path / "docs" / "BENCHMARKS.md"
+    doc.parent.mkdir()
+    doc.write_text("# Benchmarks\n\nWritten by hand.\n", encoding="utf-8")
+    out_root = tmp_path / "results"
+    out_root.mkdir()
+    _, out = run_quick_benchmark("benchmarks", out_root, timeout=400, extra=("--report", str(doc)))
+    for name in ("observe.json", "observe.md", "overhead.json", "miniwob.json", "miniwob.md", "summary.md"):
         assert (out / name).is_file() and (out / name).stat().st_size > 0, name
 
     obs = json.loads((out / "observe.json").read_text())
@@ -60,7 +102,12 @@ def test_quick_benchmarks_write_sane_results(tmp_path: Path) -> None:
     assert env["cpus_usable"] >= 1 and env["python"] and env["playwright"]
     assert env["command"].startswith("python -m benchmarks --quick")
     groups = {p["group"] for p in obs["pages"]}
-    assert groups == {"demo", "fixture", "listing"}
+    assert groups == {"demo", "fixture", "generated"}
+    assert obs["tokenizer"].startswith("tiktoken o200k_base")
+    if obs["browser_use_measured"]:
+        assert all(p["browser_use"]["tokens"] > 0 for p in obs["pages"])
+    else:  # said so, in the file and in the table
+        assert obs["browser_use_note"] and "browser-use not measured" in (out / "observe.md").read_text()
     for page in obs["pages"]:
         assert not page["errors"], page
         for key in ("observe_cold_ms", "observe_warm_ms"):
@@ -75,12 +122,31 @@ def test_quick_benchmarks_write_sane_results(tmp_path: Path) -> None:
             continue
         assert page["elements_marked"] >= page["elements_shown"] > 0
         assert page["elements_marked"] == page["elements_shown"] + page["elements_omitted"]
-        assert page["text_chars"] > 0 and page["approx_tokens"] == approx_tokens(page["text_chars"])
+        assert page["text_chars"] > page["tokens"] > 0
+        assert page["aria_ms"]["n"] == 2 and page["aria_tokens"] > 0 and page["aria_elements"] > 0
+        assert page["ratios"]["cold_to_aria"] > 0 and page["ratios"]["warm_to_aria"] > 0
         if failed == {"cold": 0, "warm": 0}:
             assert page["ids_stable_cold_to_warm"] is True
-        if page["group"] == "listing":
+        if page.get("cards_total"):
             assert page["cards_total"] == 500 and 0 < page["cards_shown"] < 500
             assert page["elements_marked"] > 500
+    pairs = obs["recall"]["pairs"]
+    assert len(pairs) == 3 and {p["page"] for p in pairs} == {"listing-500", "article-8000"}
+    assert all(p["aria"] is True for p in pairs)  # the whole page is in aria_snapshot: the check finds it
+    assert obs["recall"]["ours"] == sum(p["ours"] for p in pairs) / 3
+
+    over = json.loads((out / "overhead.json").read_text())
+    assert len(over["runs"]) == 2 and all(r["steps_ms"] for r in over["runs"])
+    assert over["first_step_ms"]["n"] == 2 and over["further_step_ms"]["n"] >= 2
+
+    text = doc.read_text()
+    assert text.startswith("# Benchmarks\n\nWritten by hand.")
+    for name in ("observe", "overhead", "miniwob", "fixture_goals"):
+        assert f"<!-- section:{name}:start -->" in text and f"<!-- section:{name}:end -->" in text
+    assert "| page | ours cold ms | ours warm ms | aria ms |" in text and "### Graph overhead" in text
+    for chart in ("observe-time.png", "observe-tokens.png", "miniwob-tasks.png"):
+        assert f"](bench/{chart})" in text
+        assert (doc.parent / "bench" / chart).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     if sys.platform.startswith("linux"):
         mem = obs["pages"][-1]["memory"]
         assert mem["browser_pss_mb"] > 10 and mem["browser_processes"] >= 1 and mem["python_peak_mb"] > 10

@@ -9,12 +9,14 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 
 
-def run_quick_benchmark(module: str, out_root: Path, timeout: float) -> tuple[str, Path]:
-    """Run ``python -m <module> --quick --out <out_root>``; returns its stdout and the one folder it wrote.
+def run_quick_benchmark(
+    module: str, out_root: Path, timeout: float, extra: tuple[str, ...] = ()
+) -> tuple[str, Path]:
+    """Run ``python -m <module> --quick --out <out_root> [extra]``; returns its stdout and the one folder it wrote.
 
     A failed run fails the test with the tail of its output, so the reason shows in the test report."""
     proc = subprocess.run(
-        [sys.executable, "-m", module, "--quick", "--out", str(out_root)],
+        [sys.executable, "-m", module, "--quick", "--out", str(out_root), *extra],
         cwd=REPO,
         capture_output=True,
         text=True,
