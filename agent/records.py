@@ -24,9 +24,7 @@ import re
 import secrets
 import threading
 import time
-from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -149,26 +147,6 @@ def append_soon(run_id: str, run_dir: Path, record: dict[str, Any]) -> Future[bo
     with _write_lock:
         _last_write = _writer.submit(write)
         return _last_write
-
-
-#: Set while the runner drives a run: its checkpoints wait for the records before them (see
-#: ``agent.runner.open_checkpointer``), so a node may hand its record over and go on. Elsewhere (a node called
-#: on its own, a graph embedded with another checkpointer) a node waits until its record is in the file.
-_behind: ContextVar[bool] = ContextVar("wayfinder_records_behind", default=False)
-
-
-@contextlib.contextmanager
-def records_behind() -> Iterator[None]:
-    """Let the nodes run in this context write their records behind the step (the caller orders them)."""
-    token = _behind.set(True)
-    try:
-        yield
-    finally:
-        _behind.reset(token)
-
-
-def writing_behind() -> bool:
-    return _behind.get()
 
 
 def wait_records_written() -> None:

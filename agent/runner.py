@@ -57,7 +57,6 @@ from agent.records import (
     live_owner,
     new_run_id,
     recorder_for,
-    records_behind,
     records_written,
     result_object,
     valid_run_id,
@@ -168,23 +167,22 @@ async def _drive(
         began = time.monotonic()
         try:
             async with asyncio.timeout(max(0.0, budget - used)):
-                with records_behind():  # this run's checkpoints wait for its records (open_checkpointer)
-                    async for part in graph.astream(
-                        next_input,
-                        config,
-                        context=ctx,
-                        stream_mode=["updates", "custom"],
-                        version="v2",
-                        durability="sync",
+                async for part in graph.astream(
+                    next_input,
+                    config,
+                    context=ctx,
+                    stream_mode=["updates", "custom"],
+                    version="v2",
+                    durability="sync",
+                ):
+                    if part["type"] == "custom" and on_event is not None:
+                        on_event(part["data"])
+                    elif (
+                        part["type"] == "updates"
+                        and isinstance(part["data"], dict)
+                        and "__interrupt__" in part["data"]
                     ):
-                        if part["type"] == "custom" and on_event is not None:
-                            on_event(part["data"])
-                        elif (
-                            part["type"] == "updates"
-                            and isinstance(part["data"], dict)
-                            and "__interrupt__" in part["data"]
-                        ):
-                            pending.extend(part["data"]["__interrupt__"])
+                        pending.extend(part["data"]["__interrupt__"])
         finally:
             used += time.monotonic() - began
         if not pending:

@@ -25,7 +25,7 @@ from agent.dom.options import ObserveOptions
 from agent.llm.usage import add_usage
 from agent.nodes.decisions import decision_of
 from agent.nodes.threads import fallback_context, fork_update, run_context, run_id_of
-from agent.records import append_soon, elapsed_seconds, records_written, until_written, writing_behind
+from agent.records import append_soon, elapsed_seconds, records_written, until_written
 from agent.runtime import full_observation, is_digest, store_observation
 from agent.runtime import release as release_runtime
 from agent.safety import recorded_action
@@ -360,12 +360,9 @@ async def _record(
         "call_usage": extra.get("_call_usage"),  # this node's model call alone (prompt tokens per call)
     }
     if run_id and run_dir:
-        # Off the event loop (`langgraph dev` raises BlockingError on blocking calls in async nodes). Under the
-        # runner the step goes on while the record is written: the next node and the next checkpoint wait
-        # until it is in the file.
-        written = append_soon(str(run_id), Path(run_dir), record)
-        if not writing_behind():
-            await until_written(written)
+        # Off the event loop (`langgraph dev` raises BlockingError on blocking calls in async nodes), and in the
+        # file before the node returns: a stop right after a step never loses its record.
+        await until_written(append_soon(str(run_id), Path(run_dir), record))
     emit(
         {
             "event": "node",
