@@ -74,14 +74,53 @@ def _norm(text: str) -> str:
     return " ".join(tokenize(text))
 
 
-def element_line(element: Element, page_url: str = "") -> str:
-    """One model-facing line: ``[12] button "Sign in" disabled`` (``*[12]`` when new)."""
+#: A paragraph-like element's line shows this much of its text (the part the goal's words point to).
+PROSE_CHARS = 240
+#: The block (card, row, list item) shown under a goal match shows this much.
+BLOCK_CHARS = 240
+
+_SENTENCE_RX = re.compile(r"(?<=[.!?;:])\s+")
+
+
+def excerpt(text: str, focus: Sequence[str], limit: int) -> str:
+    """``text`` cut to ``limit`` characters around the sentence most of the ``focus`` words occur in.
+
+    The answer to a question is often not a paragraph's first sentence; without focus words (or no match) the
+    text is cut from its start like any other.
+    """
+    flat = " ".join(str(text or "").split())
+    if len(flat) <= limit or not focus:
+        return clean_text(flat, limit)
+    sentences = _SENTENCE_RX.split(flat)
+    wanted = set(focus)
+
+    def hits(sentence: str) -> int:
+        words = tokenize(sentence)
+        return sum(1 for w in wanted if any(t == w or (len(w) >= 4 and t.startswith(w[:-1])) for t in words))
+
+    scores = [hits(sentence) for sentence in sentences]
+    best = max(range(len(sentences)), key=lambda i: (scores[i], -i))
+    if scores[best] == 0 or best == 0:
+        return clean_text(flat, limit)
+    start = flat.find(sentences[best])
+    window = flat[start:]
+    return "…" + clean_text(window, limit - 1)
+
+
+def element_line(element: Element, page_url: str = "", focus: Sequence[str] = ()) -> str:
+    """One model-facing line: ``[12] button "Sign in" disabled`` (``*[12]`` when new).
+
+    ``focus``: the goal's words; a paragraph-like element shows the part of its text they point to.
+    """
     star = "*" if element.get("new") else ""
     parts = [f"{star}[{element.get('id')}] {display_role(element)}"]
     name = element.get("name") or ""
     text = element.get("text") or ""
     scroller = bool((element.get("attrs") or {}).get("scrollable")) and not name
-    if name:
+    if element.get("prose") and text:
+        parts.append(quote(excerpt(text, focus, PROSE_CHARS), PROSE_CHARS))
+        name = ""  # a paragraph's name is its text
+    elif name:
         parts.append(quote(name, 100))
     elif text and not scroller:
         parts.append(quote(text, 100))
@@ -137,6 +176,19 @@ def element_line(element: Element, page_url: str = "") -> str:
     if element.get("occluded"):
         parts.append("(covered)")
     return " ".join(parts)
+
+
+def block_line(block_text: str, members: Sequence[Element], focus: Sequence[str] = ()) -> str:
+    """``    in: "Product 12 Kitchen $19.99 Rated 4.5 of 5 Add to cart"``: the block around a goal match, or ""
+    when the lines of its ``members`` already say every word of it."""
+    said: set[str] = set()
+    for member in members:
+        said.update(
+            tokenize(f"{member.get('name') or ''} {member.get('text') or ''} {member.get('value') or ''}")
+        )
+    if set(tokenize(block_text)) <= said:
+        return ""
+    return "    in: " + quote(excerpt(block_text, focus, BLOCK_CHARS), BLOCK_CHARS)
 
 
 def scroll_line(scroll: dict[str, Any] | None) -> str:
@@ -201,3 +253,43 @@ def omitted_note(omitted: Iterable[Element], viewport_height: float, truncated: 
     if truncated:
         note += " (page very large: marking stopped early)"
     return note
+
+
+def _n(value: Any) -> str:
+    return f"{int(value or 0):,}"
+
+
+def counts_line(counts: dict[str, Any] | None, shown: int) -> str:
+    """What the marking pass saw and left out, and why: ``Counts: 40,012 elements in the document, ...``.
+
+    Empty when nothing was left out (every candidate marked and shown, nothing hidden): a small page needs no
+    bookkeeping line.
+    """
+    c = counts or {}
+    if not c:
+        return ""
+    marked = int(c.get("marked") or 0)
+    over_cap = int(c.get("over_cap") or 0)
+    info_over = int(c.get("info_over_cap") or 0)
+    hidden = int(c.get("hidden") or 0)
+    stop = c.get("stop") or None
+    if shown >= marked and not (over_cap or info_over or hidden or stop):
+        return ""
+    parts = [f"{_n(c.get('document'))} elements in the document"]
+    if hidden:
+        parts.append(f"{_n(hidden)} hidden (never marked)")
+    parts.append(f"{_n(c.get('candidates'))} candidates, {_n(marked)} marked, {_n(shown)} shown")
+    line = "Counts: " + ", ".join(parts)
+    if stop:
+        reason = clean_text(stop.get("reason") or "limit", 60)
+        if over_cap:
+            line += f"; marking stopped at y={_n(stop.get('y'))} px ({reason}): {_n(over_cap)} candidates below not marked"
+        else:
+            line += (
+                f"; reading stopped at y={_n(stop.get('y'))} px ({reason}): the page below it was not read"
+            )
+    if info_over:
+        line += (
+            f"; {_n(info_over)} texts from y={_n(c.get('info_cap_y'))} px down not marked (informative cap)"
+        )
+    return line

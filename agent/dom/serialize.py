@@ -34,7 +34,9 @@ from urllib.parse import urlsplit
 from agent.dom.page_facts import candidate_hash, classify_page, dom_hash, mapping_hash
 from agent.dom.ranking import element_tokens, priority, relevance, spread_relevance
 from agent.dom.render import (
+    block_line,
     clean_text,
+    counts_line,
     display_role,
     element_line,
     header_lines,
@@ -74,7 +76,7 @@ __all__ = [
 
 ZONE_ORDER: tuple[str, ...] = ("dialog", "header", "nav", "main", "aside", "footer")
 
-OMITTED_RESERVE = 160  # characters kept free for the omission note
+OMITTED_RESERVE = 420  # characters kept free for the omission note and the counts line
 
 
 def select_elements(
@@ -85,13 +87,20 @@ def select_elements(
     char_budget: int = 12000,
     viewport_height: float = 900.0,
     page_url: str = "",
+    blocks: dict[str, str] | None = None,
 ) -> tuple[list[Element], dict[int, str]]:
     """Pick the elements to show within ``max_elements`` and ``char_budget`` characters.
 
-    Returns the kept elements in display order (zone order, then document order) and their rendered lines.
+    Returns the kept elements in display order (zone order, then document order) and their rendered lines. An
+    element kept because it matches the goal brings the text of its block (card, row, list item) on a second
+    line when the block says more than the lines shown for it, so a name never comes without its price.
     """
-    rel = spread_relevance(elements, relevance(elements, goal))
+    direct = relevance(elements, goal)
+    rel = spread_relevance(elements, direct)
     top = max(rel.values(), default=0.0) or 1.0
+    focus = goal_tokens(goal)
+    strong = 0.5 * max(direct.values(), default=0.0)
+    blocks = blocks or {}
     order = {id(e): i for i, e in enumerate(elements)}
     ranked = sorted(
         elements, key=lambda e: (-priority(e, rel.get(e["id"], 0.0) / top, viewport_height), order[id(e)])
@@ -100,12 +109,21 @@ def select_elements(
     lines: dict[int, str] = {}
     used = 0
     zones: set[str] = set()
+    shown_blocks: set[str] = set()
     for element in ranked:
         if len(kept) >= max_elements:
             break
-        line = element_line(element, page_url)
+        line = element_line(element, page_url, focus)
+        block = element.get("block") or ""
+        context = ""
+        if block in blocks and block not in shown_blocks and direct.get(element["id"], 0.0) >= strong > 0:
+            context = block_line(blocks[block], [element], focus)
         zone = element.get("zone") or "main"
         cost = len(line) + 1 + (0 if zone in zones else len(zone) + 7)
+        if context and used + cost + len(context) + 1 <= char_budget:
+            line += "\n" + context
+            cost += len(context) + 1
+            shown_blocks.add(block)
         if used + cost > char_budget:
             continue
         used += cost
@@ -142,6 +160,7 @@ def build_observation(
         scroll[key] = float(scroll.get(key) or 0.0)
     page_text = raw.get("page_text") or ""
     stats = raw.get("stats") or {}
+    counts = dict(raw.get("counts") or {})
 
     comparable = bool(previous and document_id and previous.get("document_id") == document_id)
     previous_ids = {e.get("id") for e in (previous or {}).get("elements") or []} if comparable else set()
@@ -167,6 +186,7 @@ def build_observation(
         char_budget=budget,
         viewport_height=scroll["viewport_height"],
         page_url=url,
+        blocks=raw.get("blocks") or {},
     )
     kept_ids = [e["id"] for e in kept]
     kept_set = set(kept_ids)
@@ -185,6 +205,9 @@ def build_observation(
     note = omitted_note(rest, scroll["viewport_height"], bool(raw.get("truncated")))
     if note:
         body.append(note)
+    tally = counts_line(counts, len(kept))
+    if tally:
+        body.append(tally)
     text = "\n".join(head + notes + body)
     if len(text) > max_chars:  # only reachable with absurdly small limits: cut, never overflow
         text = text[: max_chars - 1] + "…"
@@ -209,5 +232,6 @@ def build_observation(
         "observe_ms": 0,
         "screenshot_path": None,
         "document_id": document_id,
+        "counts": counts,
     }
     return observation

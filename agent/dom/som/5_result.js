@@ -33,6 +33,10 @@
       scroll,
       truncated,
       visited,
+      blocks: blockOut,
+      counts: Object.assign(counts, {
+        document: document.getElementsByTagName('*').length, visited, marked: elements.length, stop, brief,
+      }),
       ms: Math.round(performance.now() - T0),
       t_walk: Math.round(T_WALK - T0),
       t_describe: Math.round(performance.now() - T_WALK),
