@@ -39,7 +39,7 @@ FRAME_ID_BASE = 100_000
 
 #: Share of a frame's time bound the marking walk may take before it stops and reports where it stopped (the
 #: rest is for describing the marked elements and handing them over).
-MARKING_BUDGET_SHARE = 0.6
+MARKING_BUDGET_SHARE = 0.45
 
 _OVERLAY_ATTR = "data-agent-overlay"
 
@@ -299,7 +299,7 @@ def _add_counts(raw: dict[str, Any], result: dict[str, Any]) -> None:
     raw.setdefault("blocks", {}).update(result.get("blocks") or {})
     counts = raw.setdefault("counts", {})
     for key, value in (result.get("counts") or {}).items():
-        if key.endswith("_y") or key == "stop":  # where the first pass that stopped stopped
+        if key.endswith("_y") or key in ("stop", "max_elements", "max_info"):  # per pass: the first one's
             if not counts.get(key):
                 counts[key] = value
         elif isinstance(value, int | float) and not isinstance(value, bool):

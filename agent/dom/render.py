@@ -273,23 +273,26 @@ def counts_line(counts: dict[str, Any] | None, shown: int) -> str:
     info_over = int(c.get("info_over_cap") or 0)
     hidden = int(c.get("hidden") or 0)
     stop = c.get("stop") or None
-    if shown >= marked and not (over_cap or info_over or hidden or stop):
+    if shown >= marked and not (over_cap or info_over or hidden or stop or c.get("brief")):
         return ""
     parts = [f"{_n(c.get('document'))} elements in the document"]
     if hidden:
         parts.append(f"{_n(hidden)} hidden (never marked)")
     parts.append(f"{_n(c.get('candidates'))} candidates, {_n(marked)} marked, {_n(shown)} shown")
     line = "Counts: " + ", ".join(parts)
-    if stop:
-        reason = clean_text(stop.get("reason") or "limit", 60)
-        if over_cap:
-            line += f"; marking stopped at y={_n(stop.get('y'))} px ({reason}): {_n(over_cap)} candidates below not marked"
-        else:
-            line += (
-                f"; reading stopped at y={_n(stop.get('y'))} px ({reason}): the page below it was not read"
-            )
+    if over_cap:
+        line += (
+            f"; marking stopped at y={_n(c.get('cap_y'))} px (element cap {_n(c.get('max_elements'))}): "
+            f"{_n(over_cap)} candidates from there down not marked"
+        )
     if info_over:
         line += (
-            f"; {_n(info_over)} texts from y={_n(c.get('info_cap_y'))} px down not marked (informative cap)"
+            f"; {_n(info_over)} texts from y={_n(c.get('info_cap_y'))} px down not marked "
+            f"(text cap {_n(c.get('max_info'))})"
         )
+    if c.get("brief"):
+        line += f"; {_n(c.get('brief'))} described briefly (out of time: no names from labels, no attributes)"
+    if stop:
+        reason = clean_text(stop.get("reason") or "limit", 60)
+        line += f"; reading stopped at y={_n(stop.get('y'))} px ({reason}): the page below it was not read"
     return line

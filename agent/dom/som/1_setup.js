@@ -102,10 +102,10 @@
     const counts = {
       hidden: 0,          // elements skipped as invisible (hidden subtrees included) or placed off the page
       candidates: 0,      // elements that qualify to be marked (interactive, informative, prose, scrollers)
-      over_cap: 0,        // candidates not marked because the pass reached maxElements
-      info_over_cap: 0,   // informative/prose candidates not marked because the pass reached maxInfo
+      over_cap: 0,        // candidates not marked because the pass reached maxElements (from cap_y down)
+      info_over_cap: 0,   // informative/prose candidates not marked because the pass reached maxInfo (info_cap_y)
     };
-    let stop = null;      // where and why marking or walking stopped early: {reason, y, at_candidate}
+    let stop = null;      // where and why the walk stopped early (time, node limit): {reason, y, at_candidate}
     const blocks = {};    // block order -> text of the small block (card, row, list item) around marked elements
     const stats = {
       paragraphs: 0, long_paragraphs: 0, articles: 0, list_items: 0, table_rows: 0, forms: 0, editable: 0,

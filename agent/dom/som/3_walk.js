@@ -246,7 +246,7 @@
       if (kind !== 0) counts.candidates += 1;
       if (kind !== 0 && records.length >= A.maxElements) {
         counts.over_cap += 1;
-        if (!stop) stop = { reason: 'element cap ' + A.maxElements, y: pageY(el, c), at_candidate: counts.candidates };
+        if (counts.cap_y === undefined) counts.cap_y = pageY(el, c);
       } else if (kind !== 0) {
         records.push({ el, tag, role, kind, proxy, order: myOrder, rect: r, ctx: c, zone: c.zone, text, scrollable, prose });
         if (kind === 1 && (tag === 'input' || tag === 'textarea' || el.isContentEditable)) {
