@@ -91,10 +91,16 @@ def _js_args(options: ObserveOptions, **extra: Any) -> dict[str, Any]:
         "textChars": options.element_text_chars,
         "pageTextChars": options.page_text_chars,
         # the walk stops itself (and says where) well before the evaluate call would time out
-        "timeBudgetMs": int(options.frame_timeout_s * 1000 * MARKING_BUDGET_SHARE),
+        "timeBudgetMs": int(1000 * _marking_budget_s(options)),
     }
     args.update(extra)
     return args
+
+
+def _marking_budget_s(options: ObserveOptions) -> float:
+    if options.marking_budget_s is not None:
+        return max(0.01, float(options.marking_budget_s))
+    return options.frame_timeout_s * MARKING_BUDGET_SHARE
 
 
 class _EvalError(Exception):

@@ -37,6 +37,9 @@ class ObserveOptions:
     cross_origin_frames: bool = True
     #: Upper bound for one frame's marking pass; a hung page costs at most this (plus the frames' share).
     frame_timeout_s: float = 3.0
+    #: How long one frame's marking walk may run before it stops and says where it stopped (None: a share of
+    #: ``frame_timeout_s``, so the pass always hands back what it marked before the evaluate call times out).
+    marking_budget_s: float | None = None
     #: Upper bound for the whole observation (all frames, screenshot excluded).
     total_timeout_s: float = 6.0
     #: Upper bound for taking a screenshot.

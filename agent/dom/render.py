@@ -6,6 +6,7 @@ Page text can never break out of its line or its quotes: every value is collapse
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 from urllib.parse import urlsplit
@@ -75,7 +76,7 @@ def _norm(text: str) -> str:
 
 
 #: A paragraph-like element's line shows this much of its text (the part the goal's words point to).
-PROSE_CHARS = 240
+PROSE_CHARS = 300
 #: The block (card, row, list item) shown under a goal match shows this much.
 BLOCK_CHARS = 240
 
@@ -83,28 +84,55 @@ _SENTENCE_RX = re.compile(r"(?<=[.!?;:])\s+")
 
 
 def excerpt(text: str, focus: Sequence[str], limit: int) -> str:
-    """``text`` cut to ``limit`` characters around the sentence most of the ``focus`` words occur in.
+    """``text`` cut to ``limit`` characters, keeping the sentences the ``focus`` words point to.
 
-    The answer to a question is often not a paragraph's first sentence; without focus words (or no match) the
-    text is cut from its start like any other.
+    The answer to a question is often not a paragraph's first sentence. Sentences score by the focus words
+    they hold, each weighted by how few sentences hold it (a word in every sentence tells none apart); the best
+    are kept, shortest first among equals, in document order, joined by ``…``. Without focus words (or no
+    match) the text is cut from its start like any other.
     """
     flat = " ".join(str(text or "").split())
     if len(flat) <= limit or not focus:
         return clean_text(flat, limit)
     sentences = _SENTENCE_RX.split(flat)
-    wanted = set(focus)
-
-    def hits(sentence: str) -> int:
-        words = tokenize(sentence)
-        return sum(1 for w in wanted if any(t == w or (len(w) >= 4 and t.startswith(w[:-1])) for t in words))
-
-    scores = [hits(sentence) for sentence in sentences]
-    best = max(range(len(sentences)), key=lambda i: (scores[i], -i))
-    if scores[best] == 0 or best == 0:
+    found = [{w for w in focus if _mentions(sentence, w)} for sentence in sentences]
+    spread = Counter(w for words in found for w in words)
+    if not spread:
         return clean_text(flat, limit)
-    start = flat.find(sentences[best])
-    window = flat[start:]
-    return "…" + clean_text(window, limit - 1)
+    chosen: list[int] = []
+    covered: set[str] = set()
+    room = limit - 1
+    while True:
+        gains = [
+            (sum(1 / spread[w] for w in found[i] - covered), -len(sentences[i]), i)
+            for i in range(len(sentences))
+            if i not in chosen and len(sentences[i]) + 2 <= room
+        ]
+        best = max(gains, default=None)
+        if best is None or best[0] <= 0:
+            break
+        chosen.append(best[2])
+        covered |= found[best[2]]
+        room -= len(sentences[best[2]]) + 2
+    # room left: the other sentences that name a focus word again, the strongest first
+    for _, _, i in sorted(
+        ((sum(1 / spread[w] for w in found[i]), -len(sentences[i]), i) for i in range(len(sentences))),
+        reverse=True,
+    ):
+        if found[i] and i not in chosen and len(sentences[i]) + 2 <= room:
+            chosen.append(i)
+            room -= len(sentences[i]) + 2
+    if not chosen:  # the best sentence alone is longer than the limit: its start
+        best_i = max(range(len(sentences)), key=lambda i: (sum(1 / spread[w] for w in found[i]), -i))
+        return ("…" if best_i else "") + clean_text(sentences[best_i], limit - (1 if best_i else 0))
+    chosen.sort()
+    out = " … ".join(sentences[i] for i in chosen)
+    return ("…" if chosen[0] else "") + out + ("" if chosen[-1] == len(sentences) - 1 else " …")
+
+
+def _mentions(sentence: str, word: str) -> bool:
+    """The sentence holds ``word`` or a word of its stem (open/opened, lamp/lamps)."""
+    return any(t == word or (len(word) >= 4 and t.startswith(word[:-1])) for t in tokenize(sentence))
 
 
 def element_line(element: Element, page_url: str = "", focus: Sequence[str] = ()) -> str:
