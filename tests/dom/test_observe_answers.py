@@ -13,11 +13,9 @@ from agent.dom.options import ObserveOptions
 from agent.dom.view import PAGE_TEXT_SOURCE, render_model_view
 from agent.llm.prompting import browser_state
 from benchmarks.observe import listing_html
+from tests.support.tokens import TOKEN_BOUND, o200k_tokens
 
 NO_PRICE = "It has no price yet: it is not for sale until the collection launches"
-
-#: The model's share of the text is bounded: 2,500 o200k tokens is about 9,000 characters of this kind of text.
-TOKEN_BOUND_CHARS = 9000
 
 
 def main_lines(obs) -> list[str]:
@@ -86,11 +84,11 @@ async def test_far_down_cards_come_with_their_price(page):
         )
         assert price in block, (name, price, block)
         assert f'link "{name}"' in obs["text"]
-        assert obs["chars"] <= TOKEN_BOUND_CHARS
+        assert o200k_tokens(obs["text"]) <= TOKEN_BOUND
     assert obs["counts"]["info_over_cap"] > 0  # most prices are not marked: the block brings them
     plain = await observe_page(page, options=options)
     assert "    in: " not in plain["text"]  # no goal, no block lines
-    assert plain["chars"] <= TOKEN_BOUND_CHARS
+    assert o200k_tokens(plain["text"]) <= TOKEN_BOUND
 
 
 async def test_observe_prints_exactly_the_model_input(site_url, page):

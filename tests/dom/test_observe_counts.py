@@ -10,6 +10,7 @@ import time
 
 from agent.dom.observe import observe_page
 from agent.dom.options import ObserveOptions
+from tests.support.tokens import TOKEN_BOUND, o200k_tokens
 
 HIDDEN_LINKS = 40  # inside one display:none box: 41 hidden elements
 ITEMS = 250
@@ -70,7 +71,9 @@ async def test_counts_with_an_element_cap_are_exact(page):
 
 async def test_nothing_capped_says_only_what_is_hidden(page):
     await serve(page, counted_page(ITEMS))
-    obs = await observe_page(page, options=ObserveOptions(max_elements=300, max_chars=20000))
+    obs = await observe_page(
+        page, options=ObserveOptions(max_elements=300, max_chars=20000, max_tokens=10000)
+    )
     counts = obs["counts"]
     assert counts["candidates"] == counts["marked"] == len(obs["elements"]) == 254
     assert counts["over_cap"] == 0 and counts["info_over_cap"] == 0 and counts["stop"] is None
@@ -94,6 +97,7 @@ async def test_twenty_thousand_elements_counted_to_the_last(page):
     assert "... 4880 more elements not shown (4880 below the viewport)" in obs["text"]
     assert "5,000 marked, 120 shown; marking stopped at y=" in obs["text"]
     assert "(element cap 5,000): 15,004 candidates from there down not marked" in obs["text"]
+    assert o200k_tokens(obs["text"]) <= TOKEN_BOUND
 
 
 async def test_time_budget_stops_the_walk_and_says_where(page):
