@@ -39,7 +39,7 @@ FRAME_ID_BASE = 100_000
 
 #: Share of a frame's time bound the marking walk may take before it stops and reports where it stopped (the
 #: rest is for describing the marked elements and handing them over).
-MARKING_BUDGET_SHARE = 0.45
+MARKING_BUDGET_SHARE = 0.7
 
 _OVERLAY_ATTR = "data-agent-overlay"
 

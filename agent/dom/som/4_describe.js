@@ -142,7 +142,7 @@
     const orders = [];
     // Past this point every remaining element gets the short description (no name computation, attributes
     // or occlusion test): all marked elements are listed, and the pass ends inside its time bound.
-    const describeBy = A.timeBudgetMs > 0 ? T0 + A.timeBudgetMs * 1.3 : Infinity;
+    const describeBy = A.timeBudgetMs > 0 ? T0 + A.timeBudgetMs * 1.2 : Infinity;
     let brief = 0;
     for (let i = 0; i < records.length; i++) {
       const rec = records[i];
