@@ -12,8 +12,11 @@ from agent.dom.observe import observe_page
 from agent.dom.options import ObserveOptions
 from agent.dom.view import PAGE_TEXT_SOURCE, render_model_view
 from agent.llm.prompting import browser_state
-from benchmarks.observe import listing_html
-from tests.support.tokens import TOKEN_BOUND, o200k_tokens
+from benchmarks.pages import listing_html
+from benchmarks.tokens import count_tokens as o200k_tokens
+
+#: An observation's text stays within this many o200k tokens on any page.
+TOKEN_BOUND = 2500
 
 NO_PRICE = "It has no price yet: it is not for sale until the collection launches"
 

@@ -10,7 +10,8 @@ import time
 
 from agent.dom.observe import observe_page
 from agent.dom.options import ObserveOptions
-from tests.support.tokens import TOKEN_BOUND, o200k_tokens
+from benchmarks.tokens import count_tokens as o200k_tokens
+from tests.dom.test_observe_answers import TOKEN_BOUND
 
 HIDDEN_LINKS = 40  # inside one display:none box: 41 hidden elements
 ITEMS = 250

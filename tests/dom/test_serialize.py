@@ -223,7 +223,7 @@ def test_classify_page():
 
 def test_token_estimate_follows_o200k():
     from agent.dom.text import estimate_tokens
-    from tests.support.tokens import o200k_tokens
+    from benchmarks.tokens import count_tokens as o200k_tokens
 
     lines = [
         '[123] link "Item 123" -> #i123',
