@@ -219,6 +219,10 @@ class Element(TypedDict, total=False):
     frame: str  # "" for the top document, else a frame path such as "0" or "0/1"
     cross_origin: bool
     new: bool  # not present in the previous observation of the same document
+    prose: (
+        bool  # paragraph-like text (paragraph, list item, cell): its line shows the part the goal points to
+    )
+    block: str  # key of the small block around it (card, row, list item) in the raw pass's ``blocks``
 
 
 class ScrollInfo(TypedDict):
@@ -258,6 +262,9 @@ class Observation(TypedDict, total=False):
     observe_ms: int
     screenshot_path: str | None
     document_id: str  # changes when the document is replaced (navigation), not on DOM mutation
+    counts: dict[
+        str, Any
+    ]  # what the marking pass saw: document, hidden, candidates, marked, caps, where it stopped
 
 
 # --------------------------------------------------------------------------------------------------------------

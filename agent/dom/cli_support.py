@@ -1,5 +1,8 @@
 """`python -m agent observe URL [--json] [--screenshot PATH]`: show exactly what the model would see.
 
+The output is :func:`agent.dom.view.render_model_view`: the element text and the page text the planner's
+request carries, bounded the same way.
+
 A debugging aid that needs no run, no graph and no model: it launches its own headless Chromium (with a
 throw-away HOME and profile), opens the URL, observes once and returns ``(exit_code, output_text)``. The CLI
 module only prints the text and exits with the code.
@@ -19,6 +22,7 @@ from typing import Any
 from agent.browser.urls import normalize_url as normalize_address
 from agent.dom.observe import observe_page
 from agent.dom.options import ObserveOptions
+from agent.dom.view import render_model_view
 
 EXIT_OK = 0
 EXIT_BROWSER = 1  # no usable Chromium
@@ -64,6 +68,8 @@ def _summary(observation: dict[str, Any]) -> dict[str, Any]:
         "kept": len(observation.get("kept_ids") or []),
         "omitted": observation.get("omitted", 0),
         "text": observation.get("text", ""),
+        "model_view": render_model_view(observation),
+        "counts": observation.get("counts", {}),
         "chars": observation.get("chars", 0),
         "observe_ms": observation.get("observe_ms", 0),
         "mapping_hash": observation.get("mapping_hash", ""),
@@ -169,7 +175,7 @@ async def observe_url(
         note = ""
     if json_output:
         return EXIT_OK, json.dumps(_summary(observation), ensure_ascii=False)
-    text = observation.get("text", "")
+    text = render_model_view(observation)
     if observation.get("screenshot_path"):
         text += f"\n(screenshot: {observation['screenshot_path']})"
     if note:

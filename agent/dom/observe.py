@@ -37,6 +37,10 @@ _UNBADGE_JS = read_script(Path(__file__).with_name("js") / "unbadge.js")
 #: Ids of a cross-origin frame's own counter start at ``FRAME_ID_BASE * k`` (k = 1, 2, ... per page).
 FRAME_ID_BASE = 100_000
 
+#: Share of a frame's time bound the marking walk may take before it stops and reports where it stopped (the
+#: rest is for describing the marked elements and handing them over).
+MARKING_BUDGET_SHARE = 0.7
+
 _OVERLAY_ATTR = "data-agent-overlay"
 
 _RETRYABLE = ("execution context was destroyed", "cannot find context", "navigat", "frame was detached")
@@ -86,9 +90,17 @@ def _js_args(options: ObserveOptions, **extra: Any) -> dict[str, Any]:
         "maxElements": options.max_marked,
         "textChars": options.element_text_chars,
         "pageTextChars": options.page_text_chars,
+        # the walk stops itself (and says where) well before the evaluate call would time out
+        "timeBudgetMs": int(1000 * _marking_budget_s(options)),
     }
     args.update(extra)
     return args
+
+
+def _marking_budget_s(options: ObserveOptions) -> float:
+    if options.marking_budget_s is not None:
+        return max(0.01, float(options.marking_budget_s))
+    return options.frame_timeout_s * MARKING_BUDGET_SHARE
 
 
 class _EvalError(Exception):
@@ -167,6 +179,8 @@ def _empty_raw(url: str, error: str = "") -> dict[str, Any]:
         "frames": [],
         "page_text": "",
         "stats": {},
+        "counts": {},
+        "blocks": {},
         "scroll": {"y": 0.0, "height": 0.0, "viewport_height": 0.0, "above_px": 0.0, "below_px": 0.0},
         "truncated": False,
     }
@@ -210,6 +224,8 @@ async def collect(page: Any, options: ObserveOptions | None = None) -> dict[str,
         }
         for f in raw["frames"]
     ]
+    counts = raw.setdefault("counts", {})
+    counts["marked"] = len(raw["elements"])  # after dropping page-forged duplicate ids
     return raw
 
 
@@ -270,6 +286,7 @@ async def _reach_cross_origin(page: Any, raw: dict[str, Any], opts: ObserveOptio
                 element["fixed"] = bool(element.get("fixed")) or fixed
                 own.append(element)
             passes[info["path"]] = own
+            _add_counts(raw, result)
             for sub in result.get("frames", []):
                 by_path[sub["path"]] = sub
                 owner[sub["path"]] = info["path"]
@@ -281,6 +298,19 @@ async def _reach_cross_origin(page: Any, raw: dict[str, Any], opts: ObserveOptio
     if extra_text:
         joined = "\n".join([raw.get("page_text", "")] + extra_text).strip()
         raw["page_text"] = joined
+
+
+def _add_counts(raw: dict[str, Any], result: dict[str, Any]) -> None:
+    """Fold a cross-origin frame's counts and blocks into the page's, so the totals stay true."""
+    raw.setdefault("blocks", {}).update(result.get("blocks") or {})
+    counts = raw.setdefault("counts", {})
+    for key, value in (result.get("counts") or {}).items():
+        if key.endswith("_y") or key in ("stop", "max_elements", "max_info"):  # per pass: the first one's
+            if not counts.get(key):
+                counts[key] = value
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            counts[key] = counts.get(key, 0) + value
+    raw["truncated"] = bool(raw.get("truncated") or result.get("truncated"))
 
 
 def _in_document_order(

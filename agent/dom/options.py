@@ -21,6 +21,8 @@ class ObserveOptions:
     max_elements: int = 120
     #: Most characters of the model's text, header and omission note included.
     max_chars: int = 12000
+    #: Most tokens of the model's text (estimated: :func:`agent.dom.text.estimate_tokens`), the whole text.
+    max_tokens: int = 2250
     #: never | on_demand (only when the caller asks) | every_step.
     screenshot_mode: str = "never"
     #: Draw numbered Set-of-Mark badges on screenshots.
@@ -37,6 +39,9 @@ class ObserveOptions:
     cross_origin_frames: bool = True
     #: Upper bound for one frame's marking pass; a hung page costs at most this (plus the frames' share).
     frame_timeout_s: float = 3.0
+    #: How long one frame's marking walk may run before it stops and says where it stopped (None: a share of
+    #: ``frame_timeout_s``, so the pass always hands back what it marked before the evaluate call times out).
+    marking_budget_s: float | None = None
     #: Upper bound for the whole observation (all frames, screenshot excluded).
     total_timeout_s: float = 6.0
     #: Upper bound for taking a screenshot.
@@ -50,6 +55,7 @@ class ObserveOptions:
         # Clamp instead of raising: a too-small bound from a config file must not stop a run.
         self.max_elements = max(1, int(self.max_elements))
         self.max_chars = max(MIN_CHARS, int(self.max_chars))
+        self.max_tokens = max(MIN_CHARS // 4, int(self.max_tokens))
 
     @classmethod
     def from_context(cls, ctx: Any) -> ObserveOptions:

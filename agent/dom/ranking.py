@@ -103,25 +103,30 @@ def relevance(elements: Sequence[Element], goal: str) -> dict[int, float]:
 def spread_relevance(elements: Sequence[Element], rel: dict[int, float]) -> dict[int, float]:
     """Share a strong match with its document neighbours (the price and "Add to cart" of a matching product).
 
-    Neighbours are the element before and the three after in document order, in the same zone and frame.
+    Neighbours are the element before and the three after in document order, in the same zone and frame, and
+    every element of the same block (card, row, list item).
     """
     if not rel:
         return rel
     top = max(rel.values())
     out = dict(rel)
+    members: dict[str, list[Element]] = {}
+    for element in elements:
+        if element.get("block"):
+            members.setdefault(element["block"], []).append(element)
     for i, element in enumerate(elements):
         score = rel.get(element["id"], 0.0)
         if score < 0.5 * top:
             continue
-        for j in range(max(0, i - 1), min(len(elements), i + 4)):
-            other = elements[j]
-            if (
-                j == i
-                or other.get("zone") != element.get("zone")
-                or other.get("frame") != element.get("frame")
-            ):
-                continue
-            out[other["id"]] = max(out.get(other["id"], 0.0), 0.8 * score)
+        near = [elements[j] for j in range(max(0, i - 1), min(len(elements), i + 4)) if j != i]
+        near = [
+            other
+            for other in near
+            if other.get("zone") == element.get("zone") and other.get("frame") == element.get("frame")
+        ]
+        for other in near + members.get(element.get("block") or "", []):
+            if other is not element:
+                out[other["id"]] = max(out.get(other["id"], 0.0), 0.8 * score)
     return out
 
 

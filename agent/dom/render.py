@@ -6,6 +6,7 @@ Page text can never break out of its line or its quotes: every value is collapse
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 from urllib.parse import urlsplit
@@ -74,14 +75,80 @@ def _norm(text: str) -> str:
     return " ".join(tokenize(text))
 
 
-def element_line(element: Element, page_url: str = "") -> str:
-    """One model-facing line: ``[12] button "Sign in" disabled`` (``*[12]`` when new)."""
+#: A paragraph-like element's line shows this much of its text (the part the goal's words point to).
+PROSE_CHARS = 300
+#: The block (card, row, list item) shown under a goal match shows this much.
+BLOCK_CHARS = 240
+
+_SENTENCE_RX = re.compile(r"(?<=[.!?;:])\s+")
+
+
+def excerpt(text: str, focus: Sequence[str], limit: int) -> str:
+    """``text`` cut to ``limit`` characters, keeping the sentences the ``focus`` words point to.
+
+    The answer to a question is often not a paragraph's first sentence. Sentences score by the focus words
+    they hold, each weighted by how few sentences hold it (a word in every sentence tells none apart); the best
+    are kept, shortest first among equals, in document order, joined by ``…``. Without focus words (or no
+    match) the text is cut from its start like any other.
+    """
+    flat = " ".join(str(text or "").split())
+    if len(flat) <= limit or not focus:
+        return clean_text(flat, limit)
+    sentences = _SENTENCE_RX.split(flat)
+    found = [{w for w in focus if _mentions(sentence, w)} for sentence in sentences]
+    spread = Counter(w for words in found for w in words)
+    if not spread:
+        return clean_text(flat, limit)
+    chosen: list[int] = []
+    covered: set[str] = set()
+    room = limit - 1
+    while True:
+        gains = [
+            (sum(1 / spread[w] for w in found[i] - covered), -len(sentences[i]), i)
+            for i in range(len(sentences))
+            if i not in chosen and len(sentences[i]) + 2 <= room
+        ]
+        best = max(gains, default=None)
+        if best is None or best[0] <= 0:
+            break
+        chosen.append(best[2])
+        covered |= found[best[2]]
+        room -= len(sentences[best[2]]) + 2
+    # room left: the other sentences that name a focus word again, the strongest first
+    for _, _, i in sorted(
+        ((sum(1 / spread[w] for w in found[i]), -len(sentences[i]), i) for i in range(len(sentences))),
+        reverse=True,
+    ):
+        if found[i] and i not in chosen and len(sentences[i]) + 2 <= room:
+            chosen.append(i)
+            room -= len(sentences[i]) + 2
+    if not chosen:  # the best sentence alone is longer than the limit: its start
+        best_i = max(range(len(sentences)), key=lambda i: (sum(1 / spread[w] for w in found[i]), -i))
+        return ("…" if best_i else "") + clean_text(sentences[best_i], limit - (1 if best_i else 0))
+    chosen.sort()
+    out = " … ".join(sentences[i] for i in chosen)
+    return ("…" if chosen[0] else "") + out + ("" if chosen[-1] == len(sentences) - 1 else " …")
+
+
+def _mentions(sentence: str, word: str) -> bool:
+    """The sentence holds ``word`` or a word of its stem (open/opened, lamp/lamps)."""
+    return any(t == word or (len(word) >= 4 and t.startswith(word[:-1])) for t in tokenize(sentence))
+
+
+def element_line(element: Element, page_url: str = "", focus: Sequence[str] = ()) -> str:
+    """One model-facing line: ``[12] button "Sign in" disabled`` (``*[12]`` when new).
+
+    ``focus``: the goal's words; a paragraph-like element shows the part of its text they point to.
+    """
     star = "*" if element.get("new") else ""
     parts = [f"{star}[{element.get('id')}] {display_role(element)}"]
     name = element.get("name") or ""
     text = element.get("text") or ""
     scroller = bool((element.get("attrs") or {}).get("scrollable")) and not name
-    if name:
+    if element.get("prose") and text:
+        parts.append(quote(excerpt(text, focus, PROSE_CHARS), PROSE_CHARS))
+        name = ""  # a paragraph's name is its text
+    elif name:
         parts.append(quote(name, 100))
     elif text and not scroller:
         parts.append(quote(text, 100))
@@ -137,6 +204,19 @@ def element_line(element: Element, page_url: str = "") -> str:
     if element.get("occluded"):
         parts.append("(covered)")
     return " ".join(parts)
+
+
+def block_line(block_text: str, members: Sequence[Element], focus: Sequence[str] = ()) -> str:
+    """``    in: "Product 12 Kitchen $19.99 Rated 4.5 of 5 Add to cart"``: the block around a goal match, or ""
+    when the lines of its ``members`` already say every word of it."""
+    said: set[str] = set()
+    for member in members:
+        said.update(
+            tokenize(f"{member.get('name') or ''} {member.get('text') or ''} {member.get('value') or ''}")
+        )
+    if set(tokenize(block_text)) <= said:
+        return ""
+    return "    in: " + quote(excerpt(block_text, focus, BLOCK_CHARS), BLOCK_CHARS)
 
 
 def scroll_line(scroll: dict[str, Any] | None) -> str:
@@ -201,3 +281,46 @@ def omitted_note(omitted: Iterable[Element], viewport_height: float, truncated: 
     if truncated:
         note += " (page very large: marking stopped early)"
     return note
+
+
+def _n(value: Any) -> str:
+    return f"{int(value or 0):,}"
+
+
+def counts_line(counts: dict[str, Any] | None, shown: int) -> str:
+    """What the marking pass saw and left out, and why: ``Counts: 40,012 elements in the document, ...``.
+
+    Empty when nothing was left out (every candidate marked and shown, nothing hidden): a small page needs no
+    bookkeeping line.
+    """
+    c = counts or {}
+    if not c:
+        return ""
+    marked = int(c.get("marked") or 0)
+    over_cap = int(c.get("over_cap") or 0)
+    info_over = int(c.get("info_over_cap") or 0)
+    hidden = int(c.get("hidden") or 0)
+    stop = c.get("stop") or None
+    if shown >= marked and not (over_cap or info_over or hidden or stop or c.get("brief")):
+        return ""
+    parts = [f"{_n(c.get('document'))} elements in the document"]
+    if hidden:
+        parts.append(f"{_n(hidden)} hidden (never marked)")
+    parts.append(f"{_n(c.get('candidates'))} candidates, {_n(marked)} marked, {_n(shown)} shown")
+    line = "Counts: " + ", ".join(parts)
+    if over_cap:
+        line += (
+            f"; marking stopped at y={_n(c.get('cap_y'))} px (element cap {_n(c.get('max_elements'))}): "
+            f"{_n(over_cap)} candidates from there down not marked"
+        )
+    if info_over:
+        line += (
+            f"; {_n(info_over)} texts from y={_n(c.get('info_cap_y'))} px down not marked "
+            f"(text cap {_n(c.get('max_info'))})"
+        )
+    if c.get("brief"):
+        line += f"; {_n(c.get('brief'))} described briefly (out of time: no names from labels, no attributes)"
+    if stop:
+        reason = clean_text(stop.get("reason") or "limit", 60)
+        line += f"; reading stopped at y={_n(stop.get('y'))} px ({reason}): the page below it was not read"
+    return line

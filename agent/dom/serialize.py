@@ -34,7 +34,9 @@ from urllib.parse import urlsplit
 from agent.dom.page_facts import candidate_hash, classify_page, dom_hash, mapping_hash
 from agent.dom.ranking import element_tokens, priority, relevance, spread_relevance
 from agent.dom.render import (
+    block_line,
     clean_text,
+    counts_line,
     display_role,
     element_line,
     header_lines,
@@ -44,7 +46,7 @@ from agent.dom.render import (
     scroll_line,
 )
 from agent.dom.text import GOAL_STOPWORDS as STOPWORDS
-from agent.dom.text import goal_tokens, tokenize
+from agent.dom.text import estimate_tokens, goal_tokens, tokenize
 from agent.types import Element, Observation
 
 __all__ = [
@@ -74,7 +76,11 @@ __all__ = [
 
 ZONE_ORDER: tuple[str, ...] = ("dialog", "header", "nav", "main", "aside", "footer")
 
-OMITTED_RESERVE = 160  # characters kept free for the omission note
+OMITTED_RESERVE = 420  # characters kept free for the omission note and the counts line
+OMITTED_RESERVE_TOKENS = 110  # the same, in estimated tokens
+#: Goal matches that bring their block (card, row, list item) along: the few best, not every card that
+#: shares a common word with the goal.
+MAX_BLOCK_LINES = 8
 
 
 def select_elements(
@@ -85,13 +91,22 @@ def select_elements(
     char_budget: int = 12000,
     viewport_height: float = 900.0,
     page_url: str = "",
+    blocks: dict[str, str] | None = None,
+    token_budget: int | None = None,
 ) -> tuple[list[Element], dict[int, str]]:
     """Pick the elements to show within ``max_elements`` and ``char_budget`` characters.
 
     Returns the kept elements in display order (zone order, then document order) and their rendered lines.
+    ``token_budget`` bounds the lines' estimated tokens as ``char_budget`` bounds their characters. An
+    element kept because it matches the goal brings the text of its block (card, row, list item) on a second
+    line when the block says more than the lines shown for it, so a name never comes without its price.
     """
-    rel = spread_relevance(elements, relevance(elements, goal))
+    direct = relevance(elements, goal)
+    rel = spread_relevance(elements, direct)
     top = max(rel.values(), default=0.0) or 1.0
+    focus = goal_tokens(goal)
+    strong = 0.5 * max(direct.values(), default=0.0)
+    blocks = blocks or {}
     order = {id(e): i for i, e in enumerate(elements)}
     ranked = sorted(
         elements, key=lambda e: (-priority(e, rel.get(e["id"], 0.0) / top, viewport_height), order[id(e)])
@@ -99,16 +114,36 @@ def select_elements(
     kept: list[Element] = []
     lines: dict[int, str] = {}
     used = 0
+    tokens_left = token_budget if token_budget is not None else 1 << 30
     zones: set[str] = set()
+    shown_blocks: set[str] = set()
     for element in ranked:
         if len(kept) >= max_elements:
             break
-        line = element_line(element, page_url)
+        line = element_line(element, page_url, focus)
+        block = element.get("block") or ""
+        context = ""
+        if (
+            block in blocks
+            and block not in shown_blocks
+            and len(shown_blocks) < MAX_BLOCK_LINES
+            and direct.get(element["id"], 0.0) >= strong > 0
+        ):
+            context = block_line(blocks[block], [element], focus)
         zone = element.get("zone") or "main"
         cost = len(line) + 1 + (0 if zone in zones else len(zone) + 7)
-        if used + cost > char_budget:
+        tokens = estimate_tokens(line) + 1 + (0 if zone in zones else 4)
+        if context:
+            extra = estimate_tokens(context) + 1
+            if used + cost + len(context) + 1 <= char_budget and tokens + extra <= tokens_left:
+                line += "\n" + context
+                cost += len(context) + 1
+                tokens += extra
+                shown_blocks.add(block)
+        if used + cost > char_budget or tokens > tokens_left:
             continue
         used += cost
+        tokens_left -= tokens
         zones.add(zone)
         kept.append(element)
         lines[element["id"]] = line
@@ -142,6 +177,7 @@ def build_observation(
         scroll[key] = float(scroll.get(key) or 0.0)
     page_text = raw.get("page_text") or ""
     stats = raw.get("stats") or {}
+    counts = dict(raw.get("counts") or {})
 
     comparable = bool(previous and document_id and previous.get("document_id") == document_id)
     previous_ids = {e.get("id") for e in (previous or {}).get("elements") or []} if comparable else set()
@@ -160,6 +196,10 @@ def build_observation(
         notes.append(f"({len(unreached)} cross-origin frame(s) could not be read: {hosts})")
     fixed_text = "\n".join(head + notes)
     budget = max(0, max_chars - len(fixed_text) - 1 - OMITTED_RESERVE)
+    max_tokens = int(getattr(options, "max_tokens", 0) or 0)
+    token_budget = (
+        max(0, max_tokens - estimate_tokens(fixed_text) - OMITTED_RESERVE_TOKENS) if max_tokens else None
+    )
     kept, lines = select_elements(
         elements,
         goal=goal,
@@ -167,6 +207,8 @@ def build_observation(
         char_budget=budget,
         viewport_height=scroll["viewport_height"],
         page_url=url,
+        blocks=raw.get("blocks") or {},
+        token_budget=token_budget,
     )
     kept_ids = [e["id"] for e in kept]
     kept_set = set(kept_ids)
@@ -185,6 +227,9 @@ def build_observation(
     note = omitted_note(rest, scroll["viewport_height"], bool(raw.get("truncated")))
     if note:
         body.append(note)
+    tally = counts_line(counts, len(kept))
+    if tally:
+        body.append(tally)
     text = "\n".join(head + notes + body)
     if len(text) > max_chars:  # only reachable with absurdly small limits: cut, never overflow
         text = text[: max_chars - 1] + "…"
@@ -209,5 +254,6 @@ def build_observation(
         "observe_ms": 0,
         "screenshot_path": None,
         "document_id": document_id,
+        "counts": counts,
     }
     return observation

@@ -219,3 +219,21 @@ def test_classify_page():
         == "article"
     )
     assert classify_page("http://x.test/", "Home", [el(1, "Home", role="link")], {}) == "other"
+
+
+def test_token_estimate_follows_o200k():
+    from agent.dom.text import estimate_tokens
+    from benchmarks.tokens import count_tokens as o200k_tokens
+
+    lines = [
+        '[123] link "Item 123" -> #i123',
+        '    in: "Product 1500 Electronics $6.72 Rated 3.0 of 5 timber alpine field willow nimbus Add to cart"',
+        '[4] text "The harbour bridge is a steel through arch bridge that carries rail and bicycle traffic."',
+        '[20] combobox "Size" value="M" options=[S|M|L]',
+        "... 4880 more elements not shown (4880 below the viewport); scroll or name what you look for to see them",
+        '[55] text "Привет мир, это тест"',
+    ]
+    for line in lines:
+        real, estimate = o200k_tokens(line), estimate_tokens(line)
+        assert 0.85 * real <= estimate, (line, real, estimate)
+    assert estimate_tokens("") == 0

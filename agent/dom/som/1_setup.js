@@ -21,16 +21,20 @@
     clip: null,          // visible part of this document in top-viewport coordinates [x, y, w, h]
     crossOrigin: false,  // this pass runs in a cross-origin frame
     bg: [255, 255, 255], // background colour behind the document (null: unknown)
-    maxInfo: 800,        // informative (non-interactive) elements marked per pass
-    maxElements: 5000,   // hard cap on marked elements per pass
+    maxInfo: 800,        // informative (non-interactive) elements marked per pass (the rest are counted)
+    maxElements: 5000,   // hard cap on marked elements per pass (the rest are counted, with where marking stopped)
     maxNodes: 80000,     // hard cap on visited elements (bounds time on giant DOMs)
+    timeBudgetMs: 0,     // stop walking after this long (0: no bound); the result says where it stopped
     textChars: 160,      // visible text kept per element
+    proseChars: 600,     // visible text kept per paragraph-like element (the answer may sit in its third sentence)
+    blockChars: 300,     // a marked element's block (card, row, list item) is its largest ancestor this short
     pageTextChars: 20000,
   }, args || {});
 
   const ATTR = 'data-agent-id';
   const FATTR = 'data-agent-frame';
-  const TEXT_LIM = 400;
+  const TEXT_LIM = 700;
+  const PROSE_TAGS = new Set(['p', 'blockquote', 'pre', 'li', 'td', 'dd', 'address']);
   const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'base',
     'svg', 'math', 'canvas', 'video', 'audio', 'object', 'picture', 'source', 'track', 'map', 'param', 'br', 'wbr',
     'datalist']);
@@ -94,6 +98,15 @@
     let visited = 0;
     let infoCount = 0;
     let truncated = false;
+    // True counts of what the pass saw and why it did not mark something (no silent cap).
+    const counts = {
+      hidden: 0,          // elements skipped as invisible (hidden subtrees included) or placed off the page
+      candidates: 0,      // elements that qualify to be marked (interactive, informative, prose, scrollers)
+      over_cap: 0,        // candidates not marked because the pass reached maxElements (from cap_y down)
+      info_over_cap: 0,   // informative/prose candidates not marked because the pass reached maxInfo (info_cap_y)
+    };
+    let stop = null;      // where and why the walk stopped early (time, node limit): {reason, y, at_candidate}
+    const blocks = {};    // block order -> text of the small block (card, row, list item) around marked elements
     const stats = {
       paragraphs: 0, long_paragraphs: 0, articles: 0, list_items: 0, table_rows: 0, forms: 0, editable: 0,
       search_inputs: 0, h1: [], pdf: false, content_type: document.contentType || '', scrollers: [],

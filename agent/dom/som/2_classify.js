@@ -114,26 +114,28 @@
       return collapse(s).trim();
     }
 
-    function informative(el, tag, role, text, ctx) {
-      if (!text) return false;
-      if (role === 'heading' || /^h[1-6]$/.test(tag)) return text.length <= 300;
-      if (INFO_ROLES.has(role)) return text.length <= 300;
-      if (tag === 'label') return !el.control && text.length <= 200; // a control's label is its name already
+    // '' (not informative), 'info' (a short fact: heading, label, price, status) or 'prose' (text that can hold
+    // an answer: a paragraph, list item, cell, definition, a block with text of its own). ``bare``: no marked
+    // element inside, so the element's text would reach the model through nothing else.
+    function informative(el, tag, role, text, ctx, display, bare) {
+      if (!text) return '';
+      if (role === 'heading' || /^h[1-6]$/.test(tag)) return text.length <= 300 ? 'info' : 'prose';
+      if (INFO_ROLES.has(role)) return text.length <= 300 ? 'info' : 'prose';
+      if (tag === 'label') return !el.control && text.length <= 200 ? 'info' : ''; // a control's label names it
       if (tag === 'legend' || tag === 'caption' || tag === 'figcaption' || tag === 'dt' ||
-          tag === 'th') return text.length <= 200;
-      if (tag === 'td' || tag === 'dd' || tag === 'li') {
-        const own = ownText(el);
-        return own.length > 0 && text.length <= 200;
+          tag === 'th') return text.length <= 200 ? 'info' : 'prose';
+      const own = ownText(el);
+      if (PROSE_TAGS.has(tag)) {
+        if (own.length > 0 || bare) return 'prose';
+      } else if (own.length >= 25 && blockish(display) === 1) {
+        return 'prose'; // a block of its own text: plain-text documents, JSON, text in divs
       }
-      if (text.length <= 40) {
-        const own = ownText(el);
-        if (own && RX_PRICE.test(own)) return true;
-      }
+      if (text.length <= 40 && own && RX_PRICE.test(own)) return 'info';
       if (text.length <= 80) {
         const hint = (el.id || '') + ' ' + (el.getAttribute('class') || '') + ' ' + (el.getAttribute('itemprop') || '');
-        if (hint.length > 1 && RX_INFO_HINT.test(hint) && !ctx.inInfo) return true;
+        if (hint.length > 1 && RX_INFO_HINT.test(hint) && !ctx.inInfo) return 'info';
       }
-      return false;
+      return '';
     }
 
     function heuristicClickable(el, tag, cursor, pcursor, r, ctx) {

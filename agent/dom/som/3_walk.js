@@ -58,48 +58,68 @@
       return '';
     }
 
+    // Where the walk is, in top-document pixels from the top of the page (for "stopped at y=...").
+    function pageY(el, ctx) {
+      try { return Math.round(el.getBoundingClientRect().top + ctx.oy + ctx.sy); } catch (e) { return 0; }
+    }
+    function stopWalk(reason, el, ctx) {
+      truncated = true;
+      if (!stop) stop = { reason, y: pageY(el, ctx), at_candidate: counts.candidates };
+    }
+    // An element skipped as invisible, with everything inside it (counted, never marked).
+    function hide(el) {
+      let n = 1;
+      try { n += el.getElementsByTagName('*').length; } catch (e) { /* foreign node */ }
+      counts.hidden += n;
+      return '';
+    }
+
     function walkEl(el, ctx, pcursor) {
       const tag = el.localName;
       if (SKIP.has(tag)) {
         if (tag === 'object' && /pdf/i.test(el.getAttribute('type') || '')) stats.pdf = true;
         return '';
       }
-      if (++visited > A.maxNodes) { truncated = true; return ''; }
-      if (el.getAttribute('aria-hidden') === 'true') return '';
+      if (++visited > A.maxNodes) { stopWalk('node limit ' + A.maxNodes, el, ctx); return ''; }
+      if ((visited & 127) === 0 && A.timeBudgetMs > 0 && performance.now() - T0 > A.timeBudgetMs) {
+        stopWalk('time budget ' + Math.round(A.timeBudgetMs) + ' ms', el, ctx);
+        return '';
+      }
+      if (el.getAttribute('aria-hidden') === 'true') return hide(el);
       let st;
       try { st = ctx.win.getComputedStyle(el); } catch (e) { return ''; }
       // Each computed-style read costs ~1 µs through the bindings: read each property once.
       const display = st.display;
-      if (display === 'none') return '';
+      if (display === 'none') return hide(el);
       const opacity = st.opacity;
-      if (opacity !== '1' && parseFloat(opacity) < 0.1) return '';
+      if (opacity !== '1' && parseFloat(opacity) < 0.1) return hide(el);
       const pos = st.position;
       const ovx = st.overflowX;
       const ovy = st.overflowY;
       const contents = display === 'contents';
-      if (st.contentVisibility === 'hidden') return ''; // hidden="until-found" and friends: contents not rendered
+      if (st.contentVisibility === 'hidden') return hide(el); // hidden="until-found": contents not rendered
       const r = el.getBoundingClientRect();
       let hclip = ctx.hclip;
       if (!contents) {
         const clips = ovx !== 'visible' || ovy !== 'visible';
-        if (clips && (r.width < 3 || r.height < 3)) return '';
-        if ((pos === 'absolute' || pos === 'fixed') && clipIsZero(st.clip)) return '';
+        if (clips && (r.width < 3 || r.height < 3)) return hide(el);
+        if ((pos === 'absolute' || pos === 'fixed') && clipIsZero(st.clip)) return hide(el);
         const cp = st.clipPath;
-        if (cp !== 'none' && cp && RX_CLIPPATH.test(cp)) return '';
+        if (cp !== 'none' && cp && RX_CLIPPATH.test(cp)) return hide(el);
         if (pos === 'fixed') hclip = null;
         else if (pos === 'absolute' && ctx.hclipStatic) hclip = null;
         if (r.width > 0 || r.height > 0) {
           if (pos === 'fixed' || ctx.fixedPos) {
-            if (r.right <= 0 || r.bottom <= 0) return '';
+            if (r.right <= 0 || r.bottom <= 0) return hide(el);
           } else if (r.right + ctx.sx <= 0 || r.bottom + ctx.sy <= 0) {
-            return '';
+            return hide(el);
           }
           if (hclip && r.width > 0 && r.height > 0) {
             const ix = intersect(hclip, [r.left, r.top, r.width, r.height]);
-            if (ix[2] <= 0 || ix[3] <= 0) return '';
+            if (ix[2] <= 0 || ix[3] <= 0) return hide(el);
           }
         } else if (typeof el.checkVisibility === 'function' && !el.checkVisibility()) {
-          return '';
+          return hide(el);
         }
       }
       const myOrder = order++;
@@ -157,7 +177,7 @@
       const cursor = st.cursor;
       let kind = 0; // 1 interactive, 2 informative
       let proxy = null;
-      if (visibleSelf && records.length < A.maxElements) {
+      if (visibleSelf) {
         if (isNativeInteractive(el, tag) || INTERACTIVE_ROLES.has(role)) {
           kind = 1;
         } else if (tag === 'label') {
@@ -178,6 +198,8 @@
       }
       const block = blockish(display);
       if (block === 1) ptBreak(); else if (block === 2) pt(' ');
+      const recStart = records.length;
+      const overStart = counts.over_cap + counts.info_over_cap;
       let text = '';
       if (!NO_CHILD_TEXT.has(tag)) {
         // children of a label or heading never become informative elements of their own
@@ -203,19 +225,30 @@
           stats.scrollers.push(el);
         }
       }
-      if (kind === 0 && scrollable && records.length < A.maxElements) kind = 3;
-      if (kind === 0 && visibleSelf && text && !ctx.inInter && !ctx.inInfo && records.length < A.maxElements &&
-          (infoCount < A.maxInfo || el.hasAttribute(ATTR))) {
-        const textClean = clean(text, TEXT_LIM);
-        if (informative(el, tag, role || implicitRole(el, tag), textClean, ctx)) {
+      if (kind === 0 && scrollable) kind = 3;
+      let prose = false;
+      if (kind === 0 && visibleSelf && text && !ctx.inInter && !ctx.inInfo) {
+        // the walk's text is collapsed node by node already: trimming is all ``informative`` needs
+        const bare = records.length === recStart && counts.over_cap + counts.info_over_cap === overStart;
+        const info = informative(el, tag, role || implicitRole(el, tag), text.trim(), ctx, display, bare);
+        if (info && infoCount >= A.maxInfo && !el.hasAttribute(ATTR)) {
+          counts.candidates += 1;
+          counts.info_over_cap += 1;
+          if (counts.info_cap_y === undefined) counts.info_cap_y = pageY(el, ctx);
+        } else if (info) {
           kind = 2;
+          prose = info === 'prose';
           infoCount += 1;
         }
       }
       if (tag === 'label') labelText.set(el, clean(text, TEXT_LIM));
       if (tag === 'h1' && stats.h1.length < 3 && text.trim()) stats.h1.push(clean(text, 120));
-      if (kind !== 0) {
-        records.push({ el, tag, role, kind, proxy, order: myOrder, rect: r, ctx: c, zone: c.zone, text, scrollable });
+      if (kind !== 0) counts.candidates += 1;
+      if (kind !== 0 && records.length >= A.maxElements) {
+        counts.over_cap += 1;
+        if (counts.cap_y === undefined) counts.cap_y = pageY(el, c);
+      } else if (kind !== 0) {
+        records.push({ el, tag, role, kind, proxy, order: myOrder, rect: r, ctx: c, zone: c.zone, text, scrollable, prose });
         if (kind === 1 && (tag === 'input' || tag === 'textarea' || el.isContentEditable)) {
           const t = (el.type || '').toLowerCase();
           if (tag !== 'input' || TEXTLIKE_INPUTS.has(t)) stats.editable += 1;
@@ -223,6 +256,17 @@
               /^(q|query|search|s|k|keyword|keywords)$/i.test(el.getAttribute('name') || '')) {
             stats.search_inputs += 1;
           }
+        }
+      }
+      // The small block around marked elements (card, row, list item, label and value): the largest ancestor
+      // whose text is short. Post-order, so an outer block that still qualifies overwrites an inner one.
+      const marked = records.length - recStart;
+      if (marked > 0 && marked <= 16 && block !== 0 && text.length <= A.blockChars * 1.5 && tag !== 'html' &&
+          tag !== 'body' && tag !== 'main') {
+        const blockText = clean(text, A.blockChars + 1);
+        if (blockText && blockText.length <= A.blockChars) {
+          for (let i = recStart; i < records.length; i++) records[i].block = myOrder;
+          blocks[myOrder] = blockText;
         }
       }
       return block ? ' ' + text + ' ' : text;

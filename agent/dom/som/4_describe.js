@@ -127,10 +127,28 @@
       return false;
     }
 
+    // The block around an element, sent once per block and only when it says more than the element itself.
+    const blockOut = {};
+    function addBlock(out, rec) {
+      if (rec.block === undefined) return;
+      const t = blocks[rec.block];
+      if (!t || t === out.text || t === out.name) return;
+      const key = A.framePath + '#' + rec.block;
+      out.block = key;
+      blockOut[key] = t;
+    }
+
     const elements = [];
     const orders = [];
-    for (const rec of records) {
+    // Past this point every remaining element gets the short description (no name computation, attributes
+    // or occlusion test): all marked elements are listed, and the pass ends inside its time bound.
+    const describeBy = A.timeBudgetMs > 0 ? T0 + A.timeBudgetMs * 1.2 : Infinity;
+    let brief = 0;
+    for (let i = 0; i < records.length; i++) {
+      const rec = records[i];
       try {
+        if ((i & 63) === 0 && brief === 0 && performance.now() > describeBy) brief = records.length - i;
+        if (brief) throw new Error('time');
         const el = rec.el;
         const ctl = rec.proxy || el;
         const ctag = ctl.localName;
@@ -183,7 +201,7 @@
           tag: rec.tag,
           role,
           name: accName(rec, ctl, role),
-          text: isText ? '' : clean(rec.text, A.textChars),
+          text: isText ? '' : clean(rec.text, rec.prose ? A.proseChars : A.textChars),
           value,
           placeholder: clean(ctl.getAttribute('placeholder') || ctl.getAttribute('aria-placeholder') || '', 100),
           input_type: itype,
@@ -203,10 +221,26 @@
         };
         if (options) out.options = options;
         if (rec.scrollable) out.attrs.scrollable = rec.scrollable;
+        if (rec.prose) out.prose = true;
+        addBlock(out, rec);
         elements.push(out);
         orders.push(rec.order);
       } catch (e) {
-        // one odd element must not cost the whole observation
+        // Out of time, or one odd element: it keeps its id and is listed with what the walk already knows.
+        const r = rec.rect;
+        const bbox = [r1(r.left + rec.ctx.ox), r1(r.top + rec.ctx.oy), r1(r.width), r1(r.height)];
+        const vis = intersect(rec.ctx.clip, bbox);
+        const out = {
+          id: rec.id, tag: rec.tag, role: rec.role || implicitRole(rec.el, rec.tag), name: clean(rec.text, 100),
+          text: '', value: '', placeholder: '', input_type: '', attrs: {}, bbox, zone: rec.zone, fixed: !!rec.ctx.fixed,
+          in_viewport: vis[2] > 0 && vis[3] > 0, occluded: false, disabled: false, checked: null, selected: null,
+          editable: false, interactive: rec.kind === 1 || rec.kind === 3, frame: rec.ctx.framePath,
+          cross_origin: !!rec.ctx.crossOrigin, brief: true,
+        };
+        if (rec.el.hasAttribute('href')) out.attrs.href = String(rec.el.href || rec.el.getAttribute('href') || '').slice(0, 500);
+        addBlock(out, rec);
+        elements.push(out);
+        orders.push(rec.order);
       }
     }
 

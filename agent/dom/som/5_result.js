@@ -33,6 +33,11 @@
       scroll,
       truncated,
       visited,
+      blocks: blockOut,
+      counts: Object.assign(counts, {
+        document: document.getElementsByTagName('*').length, visited, marked: elements.length, stop, brief,
+        max_elements: A.maxElements, max_info: A.maxInfo,
+      }),
       ms: Math.round(performance.now() - T0),
       t_walk: Math.round(T_WALK - T0),
       t_describe: Math.round(performance.now() - T_WALK),
