@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import re
 import shlex
 import shutil
 import sys
@@ -33,7 +32,6 @@ from tests.apps.shopdesk.project import AppUnavailable
 
 APPS = ("quillbox", "shopdesk")
 DOCS = common.REPO_ROOT / "docs" / "BENCHMARKS.md"
-DOCS_START, DOCS_END = "<!-- apps:start -->", "<!-- apps:end -->"
 
 #: The fixture-goal settings (offline planner, loopback only, risky actions approved), with room for goals
 #: of several parts (sign in, find the record, fill the form, save, read it again).
@@ -196,23 +194,6 @@ def to_markdown(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def write_docs(markdown: str, path: Path = DOCS) -> None:
-    """Put the table between the apps markers of docs/BENCHMARKS.md (the section is kept, the sample replaced)."""
-    text = path.read_text(encoding="utf-8")
-    pattern = re.compile(re.escape(DOCS_START) + r".*?" + re.escape(DOCS_END), re.S)
-    if not pattern.search(text):
-        raise ValueError(f"{path} has no {DOCS_START} ... {DOCS_END} section")
-    sample = (
-        f"{DOCS_START}\n**Sample - produced by `{markdown_command(markdown)}`**\n\n{markdown}\n{DOCS_END}"
-    )
-    path.write_text(pattern.sub(lambda _m: sample, text), encoding="utf-8")
-
-
-def markdown_command(markdown: str) -> str:
-    m = re.search(r"Command: `([^`]*)`", markdown)
-    return m.group(1) if m else "python -m benchmarks.apps"
-
-
 def select(app_goals: list[Any], names: list[str] | None, quick: bool, smoke: tuple[str, ...]) -> list[Any]:
     if names:
         return [g for g in app_goals if g.name in names]
@@ -307,8 +288,10 @@ def main(argv: list[str] | None = None) -> int:
         "python -m benchmarks.apps " + " ".join(shlex.quote(a) for a in (argv or sys.argv[1:]))
     ).strip()
     report = asyncio.run(run(apps=apps, out_dir=out_dir, names=names, quick=args.quick, command=command))
-    if args.write_docs:
-        write_docs((out_dir / "apps.md").read_text(encoding="utf-8"))
+    if args.write_docs:  # the apps section of docs/BENCHMARKS.md, through the shared report machinery
+        from benchmarks.report import update_doc
+
+        update_doc(out_dir, DOCS)
     print(f"{summary_line(report['overall'])}; results: {out_dir}/apps.json, {out_dir}/apps.md")
     return 0
 

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
-from benchmarks.apps import DOCS, DOCS_END, DOCS_START, aggregate, summary_line, write_docs
+from benchmarks.apps import aggregate, summary_line
 
 
 def _row(app: str, kind: str, done: bool, claimed: bool) -> dict:
@@ -30,17 +28,29 @@ def test_figures_count_false_claims_per_application():
     assert summary_line(report["overall"]).startswith("application goals: done 2/4 (50.0%); false claims 1/2")
 
 
-def test_the_table_goes_between_the_markers_of_the_docs(tmp_path: Path):
-    assert DOCS_START in DOCS.read_text() and DOCS_END in DOCS.read_text()
+def test_the_table_is_a_section_of_the_shared_report(tmp_path: Path):
+    """`benchmarks.apps --write-docs` and `make bench` write the same section through benchmarks.report."""
+    import json
+
+    from benchmarks.report import RENDERERS, update_doc
+
+    assert "apps" in RENDERERS
+    report = aggregate([_row("quillbox", "action", True, True)], ["quillbox"], {})
+    report.update(
+        {
+            "goals": [],
+            "unavailable": {},
+            "wall_s": 1.0,
+            "environment": {"command": "python -m benchmarks.apps"},
+        }
+    )
+    (tmp_path / "apps.json").write_text(json.dumps(report))
     doc = tmp_path / "BENCHMARKS.md"
-    doc.write_text(f"# Before\n{DOCS_START}\nold\n{DOCS_END}\n# After\n")
-    write_docs("Command: `python -m benchmarks.apps`\n| a |\n", doc)
+    doc.write_text("# Before\n")
+    assert update_doc(tmp_path, doc, tmp_path / "charts") == ["apps"]
     text = doc.read_text()
-    assert text.startswith("# Before\n") and text.endswith("# After\n") and "old" not in text
-    assert "produced by `python -m benchmarks.apps`" in text and "| a |" in text
-    doc.write_text("no markers")
-    with pytest.raises(ValueError, match="apps:start"):
-        write_docs("x", doc)
+    assert text.startswith("# Before\n") and "<!-- section:apps:start -->" in text
+    assert "python -m benchmarks.apps" in text
 
 
 def test_answers_are_whole_values_and_counts_stand_alone():
