@@ -128,6 +128,28 @@ def test_our_own_messages_and_search_listings_never_answer():
     assert "search results listing" in verdict["missing"][0]
 
 
+def test_a_date_never_counts_and_a_navigation_trail_never_answers():
+    """Both quoted from the page and naming the subject, yet neither answers: a count given as a date's digits,
+    a value given as the breadcrumb of the record's page."""
+    from agent.nodes.goal_check import judge_claim
+
+    admin = {
+        "url": "http://admin.test/orders/customer/3/change/",
+        "title": "Chen Wei | Admin",
+        "page_text": "Home › Orders › Customers › Chen Wei\nName: Chen Wei\nCity: Singapore\nOrders: 4 pending\n"
+        "Placed on Nov. 4, 2026",
+    }
+    city = {"goal": "Which city is the customer Chen Wei in?", "observation": admin, "history": []}
+    verdict = judge_claim(city, {"answer": "Home › Orders › Customers › Chen Wei"})
+    assert verdict["terminal_type"] == "goal_failed" and "navigation trail" in verdict["missing"][0]
+    assert judge_claim(city, {"answer": "Singapore"})["terminal_type"] == "goal_satisfied"
+    pending = {**city, "goal": "tell me how many orders are pending"}
+    for dated in ("Nov. 4, 2026", "2026-11-04"):
+        verdict = judge_claim(pending, {"answer": dated})
+        assert verdict["terminal_type"] == "goal_failed" and "number" in verdict["missing"][0], dated
+    assert judge_claim(pending, {"answer": "4 pending"})["terminal_type"] == "goal_satisfied"
+
+
 def test_a_change_seen_only_by_the_next_observation_counts_for_the_last_step():
     from agent.nodes.goal_check import judge_claim
 

@@ -28,6 +28,39 @@ _VALUE = re.compile(
 )
 
 
+#: Numbers in figures or words ("none" and "no" count too: "how many are pending?" - "none").
+_NUMBER = re.compile(
+    r"\d|\b(?:no|none|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
+    r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|"
+    r"thousand|a\s+dozen|single|once|twice)\b",
+    re.I,
+)
+#: A navigation trail ("Home › Orders › Customers › Chen Wei"): where a page sits, never what it says.
+_TRAIL_SEPARATOR = re.compile(r"\s*[›»]\s*|\s+[>/]\s+")
+_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
+    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+)
+#: Dates whose digits must not pass for a count ("Nov. 4, 2026" is no answer to "how many").
+_DATE = re.compile(
+    rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b|"
+    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}(?:,?\s+\d{{4}})?\b|\b\d{{1,2}}[/.]\d{{1,2}}[/.]\d{{2,4}}\b",
+    re.I,
+)
+
+
+def not_an_answer(part: GoalPart, text: str) -> str:
+    """Why ``text`` cannot answer the question whatever the page shows ('' when it may): a number asked for and
+    none given but a date's, or a navigation trail given for a value."""
+    numeric = part.get("answer_kind") == "count" or part.get("value_type") == "number"
+    if numeric and not _NUMBER.search(_DATE.sub(" ", text)):
+        return "asks for a number and the answer holds none (a date's digits are not a count)"
+    trail = len(_TRAIL_SEPARATOR.split(text.strip())) >= 3
+    if trail and part.get("answer_kind") in ("generic", "attribute"):
+        return "is a navigation trail (where the page sits), not a value"
+    return ""
+
+
 def _norm(text: Any) -> str:
     return " ".join(str(text or "").lower().split())
 
@@ -138,6 +171,9 @@ def answer_evidence(
     if not text:
         return None, f"{label}: no answer was given"
     kind = part.get("answer_kind")
+    hollow = not_an_answer(part, text)
+    if hollow:
+        return None, f"{label}: {text[:80]!r} {hollow}"
     wanted = quote_candidates(part, text)
     mine = {q: readings.get(q) for q in wanted}
     broken = error_page(observation, mine)

@@ -56,6 +56,7 @@ class GoalPart(TypedDict, total=False):
     answer_kind: str  # answer: count | list | message | title | url | heading | attribute | generic | ...
     subject: list[str]  # answer: words the block holding the answer must name
     need: int  # answer: how many subject words are enough
+    value_type: str  # answer: the kind of value asked for ("number", "date", ... or "")
     action: str  # step: the browser action that carries it out (press_key, go_back, go_forward)
     describes: bool  # the goal describes a value instead of giving it: no typed text can prove it
     record: str  # change: the goal text its record operation is read from (verify/changes.py)
@@ -100,6 +101,7 @@ def answer_part(question: str) -> GoalPart:
         "answer_kind": query.kind,
         "subject": subject,
         "need": need,
+        "value_type": query.value_type,
     }
 
 
