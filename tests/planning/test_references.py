@@ -69,6 +69,19 @@ def test_exact_case_breaks_a_tie():
     assert pick.status == "ok" and pick.element["id"] == 2
 
 
+def test_same_named_links_whose_addresses_nest_go_to_the_deepest_and_others_stay_ambiguous():
+    """A section heading 'Orders' (/admin/orders/) above its listing 'Orders' (/admin/orders/order/): the
+    listing. Two 'Orders' links to unrelated places are still a question to ask, not a guess."""
+    from agent.planning.offline.matching import choose, rank
+
+    section = {**_el(1, "link", "Orders", [10, 10, 60, 20]), "attrs": {"href": "/admin/orders/"}}
+    listing = {**_el(2, "link", "Orders", [10, 60, 60, 20]), "attrs": {"href": "/admin/orders/order/"}}
+    pick = choose(rank([section, listing], "Orders"), "Orders")
+    assert pick.status == "ok" and pick.element["id"] == 2
+    elsewhere = {**_el(3, "link", "Orders", [10, 110, 60, 20]), "attrs": {"href": "/shop/orders/"}}
+    assert choose(rank([section, elsewhere], "Orders"), "Orders").status == "ambiguous"
+
+
 def test_several_fields_at_once_are_one_typing_per_field_or_not_understood():
     parsed = parse_goal('Enter the password "yA" into both text fields and press submit.')
     assert [i.step() for i in parsed.intents] == ['Type "yA" into "next empty field"'] * 2 + [

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 from agent.planning.offline.listings import listing_items, peers_of
 from agent.planning.offline.page import (
@@ -226,6 +227,24 @@ def exact_case_winner(candidates: list[Scored], phrase: str) -> Scored | None:
     return exact[0] if len(exact) == 1 else None
 
 
+def _path(element: dict) -> str:
+    href = str((element.get("attrs") or {}).get("href") or "")
+    return urlsplit(href).path.rstrip("/") if href else ""
+
+
+def deepest_link(candidates: list[Scored]) -> Scored | None:
+    """Links of one label whose addresses nest ('Orders' -> /admin/orders/ and /admin/orders/order/): the one
+    that goes furthest, a section's own listing rather than the section's index. None unless all nest."""
+    if any(s.label.strip().lower() != candidates[0].label.strip().lower() for s in candidates):
+        return None
+    paths = [_path(s.element) for s in candidates]
+    if not all(paths) or len(set(paths)) != len(paths):
+        return None
+    ordered = sorted(zip(paths, candidates, strict=True), key=lambda pc: len(pc[0]))
+    nested = all(b.startswith(a + "/") for (a, _), (b, _) in zip(ordered, ordered[1:], strict=False))
+    return ordered[-1][1] if nested else None
+
+
 def choose(ranked: list[Scored], phrase: str, *, what: str = "element", threshold: float = THRESHOLD) -> Pick:
     """The best candidate, or a clear not-found / ambiguous verdict."""
     ranked_t = tuple(ranked[:8])
@@ -238,7 +257,7 @@ def choose(ranked: list[Scored], phrase: str, *, what: str = "element", threshol
         s for s in ranked[1:] if s.score >= best.score - MARGIN and not same_target(best.element, s.element)
     ]
     if rivals:
-        winner = exact_case_winner([best, *rivals], phrase)
+        winner = exact_case_winner([best, *rivals], phrase) or deepest_link([best, *rivals])
         if winner is not None:
             best, rivals = winner, []
     if rivals:
