@@ -34,12 +34,14 @@ browser: $(STAMP)
 	$(PY) -m agent.browser.provision
 
 # Two pytest workers (each with its own browser): the suite spends much of its time waiting on Chromium and on
-# CLI subprocesses, so two streams fit two cores. `make test TEST_WORKERS=0` runs it in one process.
+# CLI subprocesses, so two streams fit two cores. The tests that stop a run at a chosen instant (marked `solo`:
+# signals, kills, time budgets) run afterwards on their own. `make test TEST_WORKERS=0` runs all in one process.
 TEST_WORKERS ?= 2
 
 test: setup
 	$(PY) -m ruff check agent tests
-	$(PY) -m pytest -q -n $(TEST_WORKERS)
+	$(PY) -m pytest -q -n $(TEST_WORKERS) -m "not solo"
+	$(PY) -m pytest -q -m solo
 
 $(MODEL_STAMP):
 	$(PYTHON) -m venv $(MODEL_VENV)

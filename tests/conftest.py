@@ -18,6 +18,20 @@ from agent.util.static_server import StaticServer
 
 SITE_ROOT = Path(__file__).parent / "site"
 
+#: Tests that stop a run at a chosen instant (signals, kills, time budgets): `make test` runs them after the
+#: parallel part, one at a time, so the other worker's load never moves the instant they aim at.
+SOLO_FOLDERS = ("durability",)
+SOLO_FILES = ("tests/llm/test_stopping.py", "tests/batch/test_batch.py", "tests/cli/test_cli.py")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    root = Path(__file__).parent
+    for item in items:
+        path = Path(str(item.fspath)).resolve()
+        relative = path.relative_to(root.parent).as_posix() if path.is_relative_to(root.parent) else ""
+        if relative in SOLO_FILES or any(part in SOLO_FOLDERS for part in path.relative_to(root).parts[:1]):
+            item.add_marker(pytest.mark.solo)
+
 
 def _site_routes() -> dict:
     try:
