@@ -99,7 +99,9 @@ def test_the_fixed_part_of_the_prompts_stays_lean(llama_server: LlamaServer) -> 
     planner = llama_server.tokens(system_prompt("planner"))
     executor = llama_server.tokens(system_prompt("executor"))
     print(f"fixed prompt tokens: planner {planner}, executor {executor}")
-    assert planner <= 900 and executor <= 800, (planner, executor)  # 2436 and 1599 before the cut
+    # 2436 and 1599 before the cut; 815 and 743 after it; 1048 and 932 once the prompts described the page moves,
+    # pdf_extract and MCP tools (seven more actions)
+    assert planner <= 1100 and executor <= 1000, (planner, executor)
 
 
 @pytest.mark.parametrize(
