@@ -45,6 +45,13 @@ async def test_price_only_in_a_sidebar_is_not_the_answer(trap_run, goal):
     assert_honest_failure(result, "$39.99", "39.99", "$54.00", "$18.50")
 
 
+async def test_a_look_alike_item_in_the_aside_is_not_the_answer(trap_run):
+    """The page is about the Blue Widget and gives no price; its aside prices the Blue Widget Pro, whose name
+    holds every word of the subject."""
+    result, _ = await trap_run("what is the price of the Blue Widget?", "/widget-lookalike.html")
+    assert_honest_failure(result, "$40.00", "40.00", "$12.00")
+
+
 async def test_search_results_listing_is_not_the_answer(trap_run):
     result, _ = await trap_run(
         "How much are the late fees for overdue books?", "/help-search.html?q=late+fees+for+overdue+books"

@@ -201,7 +201,17 @@ async (arg) => {
       for (let n = start, depth = 0; n && depth < 30; n = parentOf(n), depth++) {
         if (n === document.body || n === document.documentElement) break;
         const own = (n.innerText || "") + " " + labelOf(n);
-        if (!foreign && holds(own)) return { ok: true, block: describe(n), block_text: norm(n.innerText).slice(0, 300) };
+        if (!foreign && holds(own)) {
+          // A side block (aside, nav, footer) naming the subject on a page whose heading names it too speaks of
+          // a look-alike ("Blue Widget Pro" beside "Blue Widget"): the page's own content is what answers.
+          const side = n.closest && n.closest("aside,nav,footer,[role=complementary],[role=navigation],[role=contentinfo]");
+          const heading = document.title + " " + [...document.querySelectorAll("h1")].map((h) => h.innerText).join(" ");
+          if (side && holds(heading)) {
+            return { ok: false, block: describe(n), block_text: norm(n.innerText).slice(0, 300),
+                     why: "it sits in a side block of a page about the subject (a look-alike item)" };
+          }
+          return { ok: true, block: describe(n), block_text: norm(n.innerText).slice(0, 300) };
+        }
         const role = (n.getAttribute && n.getAttribute("role")) || "";
         if (HARD.test(n.tagName) || HARD_ROLE.test(role)) {
           return { ok: false, block: describe(n), block_text: norm(n.innerText).slice(0, 300),
