@@ -142,6 +142,11 @@ def test_the_site_search_gets_the_subject_not_the_question():
     assert search_texts(analyze("What is the default of shutter_limit?"))[0] == "shutter_limit"
 
 
+def test_a_quoted_title_is_what_the_site_search_gets_first():
+    query = analyze('Is "The Midnight Garden" available in the catalogue?')
+    assert search_texts(query)[0] == "The Midnight Garden"
+
+
 def test_after_a_fruitless_search_the_planner_stops_instead_of_wandering():
     history = [
         {"action": "search", "args": {"query": "pavlova"}, "status": "success", "url": "https://x.test/"}

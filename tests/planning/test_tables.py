@@ -76,3 +76,15 @@ def test_a_value_no_row_holds_is_not_answered_from_another_row():
     assert not found.found and found.text == 'Nothing on the page mentions "order 2001".'
     for question in ("how many orders cost under 20", "what is the total of the order placed in 2026"):
         assert "mentions" not in answer_question(question, orders().build()).text  # not numbered things
+
+
+def test_when_asks_for_the_named_column_even_when_it_holds_no_time():
+    """'When is Eastside open on Sundays': the Sunday cell of the Eastside row says 'Closed', which is the answer;
+    a time from another column of the row is not."""
+    rows = [("Central", "9:00-20:00", "12:00-16:00"), ("Eastside", "10:00-18:00", "Closed")]
+    page = table("https://library.test/hours", ("Branch", "Weekdays", "Sunday"), rows)
+    found = answer_question("When is the Eastside branch open on Sundays?", page.build())
+    assert found.found and found.text == "Closed"
+    assert "column 'Sunday'" in found.evidence
+    found = answer_question("When does the Central branch open on weekdays?", page.build())
+    assert found.found and found.text == "9:00-20:00"

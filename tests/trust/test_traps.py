@@ -140,3 +140,22 @@ async def test_link_opening_in_a_new_tab_reaches_the_answer(trap_run, session):
     quotes = [e for e in evidence if "12.50" in (e.get("quote") or "")]
     assert quotes and quotes[0]["url"].endswith("/shipping-rates.html"), evidence
     assert len(session.tabs()) == 2
+
+
+@wordings("When is the Eastside branch open on Sundays?", "what are the eastside branch's hours on sunday")
+async def test_a_table_cell_is_named_by_its_row_and_its_column(trap_run, goal):
+    """The index's only link that shares a word with the question leads to a table; the answer is the cell in
+    the named branch's row under the named day's column, proven by that row and that column."""
+    result, _ = await trap_run(goal, "/branches/index.html")
+    assert (result["terminal_type"], result["terminal_reason"]) == ("goal_satisfied", "answer_found"), (
+        result.get("stop_reason")
+    )
+    assert (result["final_answer"] or "").strip() == "Closed"
+    quotes = [e for e in result.get("evidence") or [] if e.get("quote") == "Closed"]
+    assert quotes and quotes[0]["url"].endswith("/branches/hours.html"), result.get("evidence")
+
+
+async def test_a_cell_of_a_row_the_question_does_not_name_is_not_the_answer(trap_run):
+    """No Westside branch in the table: the Sunday column's cells belong to other branches."""
+    result, _ = await trap_run("When is the Westside branch open on Sundays?", "/branches/hours.html")
+    assert_honest_failure(result, "Closed", "12:00-16:00")

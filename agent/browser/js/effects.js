@@ -161,7 +161,9 @@ async (arg) => {
     // Where does `quote` sit, and does its block also name the subject?
     const words = (arg.subject || []).map((w) => low(w)).filter(Boolean);
     const need = Math.min(words.length, arg.need || words.length);
-    const hits = (text) => { const t = low(text); return words.filter((w) => t.includes(w)).length; };
+    // 'sundays' is named by a column headed 'Sunday': a plural subject word also matches its singular
+    const named = (t, w) => t.includes(w) || (w.length > 4 && w.endsWith("s") && t.includes(w.slice(0, -1)));
+    const hits = (text) => { const t = low(text); return words.filter((w) => named(t, w)).length; };
     const holds = (text) => words.length === 0 || hits(text) >= need;
     const q = low(arg.quote);
     const HARD = /^(ASIDE|NAV|FOOTER)$/, HARD_ROLE = /^(complementary|navigation|contentinfo)$/;
@@ -196,11 +198,25 @@ async (arg) => {
       const mine = sig(el);
       return [...parent.children].filter((c) => c !== el && sig(c) === mine).length >= 1 && el.tagName !== "P" && el.tagName !== "SPAN";
     };
+    const columnHeader = (el) => {
+      // A table cell is labelled by its column's header as much as by its row: the header cell above it.
+      const cell = el.closest && el.closest("td,th");
+      const row = cell && cell.parentElement, table = cell && cell.closest("table");
+      if (!row || !table || row.tagName !== "TR") return "";
+      let col = 0;
+      for (const c of row.cells) { if (c === cell) break; col += c.colSpan || 1; }
+      const head = [...table.rows].find((r) => r !== row && [...r.cells].some((c) => c.tagName === "TH"));
+      if (!head) return "";
+      let at = 0;
+      for (const c of head.cells) { if (at <= col && col < at + (c.colSpan || 1)) return c.innerText || ""; at += c.colSpan || 1; }
+      return "";
+    };
     const judge = (start) => {
       let foreign = null;
+      const column = columnHeader(start);
       for (let n = start, depth = 0; n && depth < 30; n = parentOf(n), depth++) {
         if (n === document.body || n === document.documentElement) break;
-        const own = (n.innerText || "") + " " + labelOf(n);
+        const own = (n.innerText || "") + " " + labelOf(n) + " " + column;
         if (!foreign && holds(own)) {
           // A side block (aside, nav, footer) naming the subject on a page whose heading names it too speaks of
           // a look-alike ("Blue Widget Pro" beside "Blue Widget"): the page's own content is what answers.
@@ -220,7 +236,7 @@ async (arg) => {
         if (foreign) {
           // inside an item that does not name the subject: only a label of its list may name it
           // the item's own text with its list's label (a caption, a table's header row, a heading before it)
-          const label = labelOf(n);
+          const label = labelOf(n) + " " + column;
           if (holds(label + " " + foreign.text)) return { ok: true, block: describe(n), block_text: norm(label + " " + foreign.text).slice(0, 300) };
           if (n.parentElement && repeated(n)) { foreign = { block: describe(n), text: norm(n.innerText).slice(0, 300) }; continue; }
           return { ok: false, block: foreign.block, block_text: foreign.text, why: "it sits in an item that does not name the subject" };

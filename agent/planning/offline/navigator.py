@@ -43,6 +43,7 @@ MAX_WAITS = 2
 MAX_SEARCHES = 2
 #: A link this good is followed before trying the site's search; a weaker one only after it.
 STRONG_LINK = 0.6
+_QUOTED = re.compile(r'"([^"]{2,80})"|“([^”]{2,80})”')
 WEAK_LINK = 0.3
 #: A link whose text means the subject in other words ('Delivery charges' for 'shipping costs') scores up to
 #: this much: enough to follow when nothing names the subject, never above a link that does.
@@ -86,7 +87,7 @@ def subject_terms(query: Query) -> dict[str, float]:
 def search_texts(query: Query) -> list[str]:
     """What to type into a site's search box, best first: the thing the question names, then the rest of its
     subject in a few content words; never the whole question."""
-    out = []
+    out = [(a or b).strip() for a, b in _QUOTED.findall(query.question)]  # a title the user quoted
     if query.entity:
         out.append(re.sub(r"^(?:the|a|an)\s+", "", query.entity.strip(), flags=re.I))
     if query.section:
@@ -385,11 +386,42 @@ def next_move(
             return Move(GoBack().step(), "this search result is a dead end; go back to the other results")
         again = search_move(query, observation, history)
         return again  # None: the site's search was the last resort, what it did not turn up is not here
+    lone = _lone_lead(query, links, observation)
+    if lone is not None:
+        return Move(
+            follow_step(lone), f"the link {visible_text(lone)!r} is the only one that names the subject"
+        )
     if any(h.get("action") in ("navigate", "click") and h.get("status") == "success" for h in history):
         step = GoBack().step()
         if _tried(history, step) < 3:
             return Move(step, "this page is a dead end; go back and try the next lead")
     return None
+
+
+def _lone_lead(query: Query, links: list[tuple[float, Element]], observation: Observation) -> Element | None:
+    """The one fresh link whose own words (text, title, path) share a word with the subject, when no other page
+    does: a faint lead ('Opening hours' for 'when is it open on Sundays') is still worth a look when it is the
+    only one."""
+    raw = subject_terms(query)
+    shared = _idf(raw, [el for _, el in links])
+    terms = {t: w for t, w in raw.items() if shared.get(t) == w}  # not the words most links share
+    naming = [
+        el
+        for _, el in links
+        if _coverage(
+            terms,
+            " ".join(
+                (
+                    visible_text(el),
+                    (el.get("attrs") or {}).get("title", ""),
+                    _path_words((el.get("attrs") or {}).get("href", "")),
+                )
+            ),
+        )
+        > 0
+    ]
+    pages = {page_key((el.get("attrs") or {}).get("href", "")) for el in naming}
+    return naming[0] if len(pages) == 1 else None
 
 
 def _on_results(history: list[HistoryItem], observation: Observation) -> bool:

@@ -60,7 +60,7 @@ def _column_of(cell: Cell, headers: list[Cell]) -> Cell | None:
 _KEY_DECORATION = re.compile(r"^(?:#|№|no\.?\s+)|[.:]$", re.I)
 #: A person's name as a table shows it: two to four capitalized words, no digits ('Omar Haddad').
 #: What answers 'when': a date, or a year alone ('Since: 2021').
-_WHEN = re.compile(VALUE_RX["date"].pattern + r"|^\s*(?:1[89]|20)\d\d\s*$", re.I)
+_WHEN = re.compile(VALUE_RX["date"].pattern + r"|^\s*(?:1[89]|20)\d\d\s*$|\b[012]?\d[:.][0-5]\d\b", re.I)
 _PERSON = re.compile(r"^[A-Z][\w'’-]+(?:\s+(?:[a-z]{1,3}\s+)?[A-Z][\w'’.-]+){1,3}$")
 
 
@@ -96,10 +96,10 @@ def table_answer(query: Query, observation: Observation) -> Answer | None:
         header = _column_of(cell, headers)
         if header is None:
             continue
-        if asks_when and not _WHEN.search(cell.text):
-            continue  # 'when did the holder start' asks for a date, whatever column its words name
         h_toks = tokens(header.text)
         score = sum(max((token_match(w, h) for h in h_toks), default=0.0) for w in words)
+        if asks_when and not _WHEN.search(cell.text) and (score < 0.7 or _PERSON.match(cell.text.strip())):
+            continue  # 'when did the holder start' asks for a date; 'when is it open on Sundays': 'Closed'
         if typed is not None and typed.search(cell.text):
             score += 0.9
         if asks_who and _PERSON.match(cell.text.strip()) and not re.search(r"\d", cell.text):
