@@ -132,6 +132,16 @@ def parts_of(state: AgentState) -> list[GoalPart]:
     return [{"id": "p1", "kind": "task", "target": state.get("goal", ""), "text": "the goal was carried out"}]
 
 
+def own_history(state: AgentState) -> tuple[list[dict[str, Any]], int]:
+    """The steps this run ran itself, and how many it inherited: a fork (or a copied thread) starts from the
+    original's history, whose effects happened in the original's browser; the fork proves nothing with them."""
+    history = list(state.get("history") or [])
+    inherited = int((state.get("forked_from") or {}).get("steps") or 0)
+    if not inherited:
+        return history, 0
+    return [h for h in history if int(h.get("step") or 0) > inherited], inherited
+
+
 def _failed(reason: str, message: str, verdict: Verdict | None = None, candidate: str = "") -> dict[str, Any]:
     return {
         "terminal_type": GOAL_FAILED,
@@ -172,8 +182,8 @@ def judge_claim(
     missing. ``readings`` are the live page's answers to where each quoted answer sits (None: text lines only).
     """
     answer = (claim.get("answer") or "").strip()
-    history = state.get("history") or []
-    refused = echoes_refusal(answer, history, list(state.get("visited_urls") or []))
+    history, inherited = own_history(state)
+    refused = echoes_refusal(answer, state.get("history") or [], list(state.get("visited_urls") or []))
     if not claim.get("success", True):
         reason = _GIVE_UP_REASONS.get(claim.get("failure_reason") or ANSWER_NOT_FOUND, INSUFFICIENT_KNOWLEDGE)
         return _failed(NAVIGATION_BLOCKED if refused else reason, answer or reason)  # gave up on the refusal
@@ -211,6 +221,13 @@ def judge_claim(
             "candidate_answer": None,
         }
     if acts and not successes:
+        if inherited:
+            ran = "step 1" if inherited == 1 else f"steps 1-{inherited}"
+            message = (
+                f"completion claimed on {ran}, which the run this one was forked from ran in its own browser;"
+                " this fork has not shown their effect itself"
+            )
+            return _failed(UNVERIFIED, message, verdict, answer)
         return _failed(STAGE_NOT_ADVANCED, "completion claimed but no action succeeded", verdict, answer)
     if acts and history and history[-1].get("status") != "success":
         message = f"completion claimed right after a failed step: {history[-1].get('message', '')}"

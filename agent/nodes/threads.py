@@ -20,7 +20,9 @@ to take. Its records then go to a directory of its own, ``<run_id>.from-<seq>`` 
 forks from the same step), which starts with a copy of the original's records up to the fork; the original's
 records are never touched. Nothing recorded by the original is replayed in the fork (``execute`` replays a
 result only from the run's own trace), and an approval given in the original does not carry over: a risky
-action the fork reaches without its own approval is refused and asked for again.
+action the fork reaches without its own approval is refused and asked for again. Nor does the original's proof:
+the fork's browser never saw the effects of the steps before the fork, so ``goal_check`` proves a claim only on
+steps the fork ran itself (``forked_from["steps"]``).
 """
 
 from __future__ import annotations
@@ -127,7 +129,8 @@ def fork_update(node: str, state: dict[str, Any], ctx: Context) -> dict[str, Any
     return {
         "run_id": fork_id,
         "run_dir": str(run_dir.parent / fork_id),
-        "forked_from": {"run_id": str(run_id), "seq": seq},
+        # ``steps``: the actions recorded before the fork, run by the original in its browser, not by this one
+        "forked_from": {"run_id": str(run_id), "seq": seq, "steps": int(state.get("steps", 0))},
         "confirmation": None,  # an approval given in the original run does not carry over
         **({"thread_id": thread} if thread else {}),
     }

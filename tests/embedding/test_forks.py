@@ -43,3 +43,25 @@ async def test_a_fork_asks_again_acts_again_and_leaves_the_original_records_alon
     assert fork_dir.parent == original_dir.parent and fork_dir.name.startswith("shop.from-")
     assert (fork_dir / "result.json").is_file()
     assert {p.name: p.read_bytes() for p in original_dir.glob("*.json*")} == original
+
+
+async def test_a_fork_after_the_action_does_not_claim_the_originals_effect_as_its_own(tmp_path):
+    """Forked after the click ran (before its progress was judged), the fork's own browser never saw the click's
+    effect: the original's recorded step is no proof for the fork, which ends unverified saying so, and nothing
+    is clicked again behind the user's back."""
+    graph = build_graph(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "acct"}}
+    ctx = offline_context(tmp_path / "runs", confirm_policy="auto")
+    with account_site() as site:
+        done = await graph.ainvoke({"goal": GOAL, "start_url": site.url}, config, context=ctx)
+        assert done["terminal_type"] == "goal_satisfied" and site.deletions == 1
+        history = [h async for h in graph.aget_state_history(config)]
+        after = next(h for h in history if h.next == ("progress",))
+        fork_config = await graph.aupdate_state(after.config, {"hints": ["forked by the test"]})
+        forked = await graph.ainvoke(None, fork_config, context=ctx)
+
+    assert site.deletions == 1
+    assert (forked["terminal_type"], forked["terminal_reason"]) == ("goal_failed", "unverified")
+    assert "forked from" in forked["stop_reason"] and "step 1" in forked["stop_reason"]
+    assert forked["final_answer"] is None and forked["goal_evidence"] == []
+    assert Path(forked["run_dir"]).name.startswith("acct.from-")
