@@ -88,3 +88,26 @@ def test_when_asks_for_the_named_column_even_when_it_holds_no_time():
     assert "column 'Sunday'" in found.evidence
     found = answer_question("When does the Central branch open on weekdays?", page.build())
     assert found.found and found.text == "9:00-20:00"
+
+
+def fees() -> Page:
+    rows = [("Resident permit (first vehicle)", "£28", "£95"), ("Business permit", "£120", "£420")]
+    return table("https://town.test/parking", ("Permit", "3 months", "12 months"), rows)
+
+
+def test_a_row_named_in_other_words_and_the_column_the_question_names():
+    found = answer_question("How much is a 12-month resident permit for my first car?", fees().build())
+    assert found.found and found.text == "£95"
+    assert "column '12 months'" in found.evidence and "Resident permit (first vehicle)" in found.evidence
+
+
+@pytest.mark.parametrize(
+    "question", ["How much does a business permit cost for 6 months?", "How much is a business permit?"]
+)
+def test_values_of_one_kind_in_columns_the_question_does_not_name_are_not_answered(question):
+    found = answer_question(question, fees().build())
+    assert not found.found
+    assert found.text == (
+        "The table gives 'Business permit' by column (3 months: £120; 12 months: £420); "
+        "the question names none of these columns."
+    )

@@ -159,3 +159,25 @@ async def test_a_cell_of_a_row_the_question_does_not_name_is_not_the_answer(trap
     """No Westside branch in the table: the Sunday column's cells belong to other branches."""
     result, _ = await trap_run("When is the Westside branch open on Sundays?", "/branches/hours.html")
     assert_honest_failure(result, "Closed", "12:00-16:00")
+
+
+@wordings(
+    "How much is a student membership for six months?", "what does the student membership cost per quarter"
+)
+async def test_a_price_from_a_column_the_question_does_not_name_is_not_the_answer(trap_run, goal):
+    """The student row has a monthly and an annual price; the question names neither column, so neither price
+    answers it (the first price of the row used to be claimed)."""
+    result, _ = await trap_run(goal, "/memberships.html")
+    assert_honest_failure(result, "£24.00", "£250.00")
+
+
+@wordings(
+    "What does an annual off-peak adult membership cost?", "how much is the off-peak membership per month"
+)
+async def test_the_column_the_question_names_gives_the_answer(trap_run, goal):
+    result, _ = await trap_run(goal, "/memberships.html")
+    want = "£310.00" if "annual" in goal else "£29.50"
+    assert (result["terminal_type"], result["final_answer"]) == ("goal_satisfied", want), result.get(
+        "stop_reason"
+    )
+    assert [e["quote"] for e in result["evidence"]] == [want]

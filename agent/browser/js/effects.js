@@ -161,8 +161,11 @@ async (arg) => {
     // Where does `quote` sit, and does its block also name the subject?
     const words = (arg.subject || []).map((w) => low(w)).filter(Boolean);
     const need = Math.min(words.length, arg.need || words.length);
-    // 'sundays' is named by a column headed 'Sunday': a plural subject word also matches its singular
-    const named = (t, w) => t.includes(w) || (w.length > 4 && w.endsWith("s") && t.includes(w.slice(0, -1)));
+    // 'sundays' is named by a column headed 'Sunday': a plural subject word also matches its singular; a long
+    // word, by another form of it at a word's start ('reopening' / 'reopens', 'published' / 'publishes')
+    const stemOf = (w) => w.slice(0, Math.max(5, w.length - 3));
+    const named = (t, w) => t.includes(w) || (w.includes("-") && t.replace(/-/g, " ").includes(w.replace(/-/g, " "))) || (w.length > 4 && w.endsWith("s") && t.includes(w.slice(0, -1))) ||
+      (w.length >= 7 && /^[a-z]+$/.test(w) && new RegExp("\\b" + stemOf(w)).test(t));
     const hits = (text) => { const t = low(text); return words.filter((w) => named(t, w)).length; };
     const holds = (text) => words.length === 0 || hits(text) >= need;
     const q = low(arg.quote);
@@ -198,18 +201,57 @@ async (arg) => {
       const mine = sig(el);
       return [...parent.children].filter((c) => c !== el && sig(c) === mine).length >= 1 && el.tagName !== "P" && el.tagName !== "SPAN";
     };
-    const columnHeader = (el) => {
-      // A table cell is labelled by its column's header as much as by its row: the header cell above it.
+    const headerAt = (table, row, col) => {
+      // The header cell above column `col`: the first other row that has header cells.
+      const head = [...table.rows].find((r) => r !== row && [...r.cells].some((c) => c.tagName === "TH"));
+      if (!head) return null;
+      let at = 0;
+      for (const c of head.cells) { if (at <= col && col < at + (c.colSpan || 1)) return c; at += c.colSpan || 1; }
+      return null;
+    };
+    const cellAt = (el) => {
       const cell = el.closest && el.closest("td,th");
       const row = cell && cell.parentElement, table = cell && cell.closest("table");
-      if (!row || !table || row.tagName !== "TR") return "";
+      if (!row || !table || row.tagName !== "TR") return null;
       let col = 0;
       for (const c of row.cells) { if (c === cell) break; col += c.colSpan || 1; }
-      const head = [...table.rows].find((r) => r !== row && [...r.cells].some((c) => c.tagName === "TH"));
-      if (!head) return "";
-      let at = 0;
-      for (const c of head.cells) { if (at <= col && col < at + (c.colSpan || 1)) return c.innerText || ""; at += c.colSpan || 1; }
+      return { cell, row, table, col };
+    };
+    const columnHeader = (el) => {
+      // A table cell is labelled by its column's header as much as by its row: the header cell above it, and
+      // the header of the row's key column ('Branch' above 'Eastside' names what the row is).
+      const at = cellAt(el);
+      const head = at && headerAt(at.table, at.row, at.col);
+      const key = at && at.col > 0 ? headerAt(at.table, at.row, 0) : null;
+      return [head, key].filter(Boolean).map((h) => h.innerText || "").join(" ");
+    };
+    // Values of one kind side by side in a row ('£28' for 3 months, '£95' for 12 months) are told apart only by
+    // their columns' headers: the reader must know which column the question means.
+    const shapeOf = (t) => {
+      const s = norm(t);
+      if (/[£$€¥₹]\s?\d|\d\s?(?:usd|eur|gbp|chf)\b/i.test(s)) return "money";
+      if (/\b\d{1,2}[:.]\d\d\b|\b\d{1,2}\s?(?:am|pm)\b/i.test(s)) return "time";
+      if (/^\W*\d[\d.,\s]*%?\W*$/.test(s)) return "number";
+      if (/\b\d{4}-\d\d-\d\d\b|\b\d{1,2}\s+[a-z]{3,9}\.?\s+\d{4}\b|\b[a-z]{3,9}\.?\s+\d{1,2},\s+\d{4}\b/i.test(s)) return "date";
       return "";
+    };
+    const columnOf = (el) => {
+      const at = cellAt(el);
+      if (!at) return {};
+      const head = headerAt(at.table, at.row, at.col);
+      const shape = shapeOf(at.cell.innerText);
+      if (!head || !shape) return head ? { column: norm(head.innerText).slice(0, 80) } : {};
+      const rivals = [], keys = [];
+      let col = 0;
+      for (const c of at.row.cells) {
+        const here = col;
+        col += c.colSpan || 1;
+        if (c !== at.cell && !shapeOf(c.innerText)) keys.push(norm(c.innerText).slice(0, 80));
+        if (c === at.cell || c.tagName === "TH" || shapeOf(c.innerText) !== shape) continue;
+        const other = headerAt(at.table, at.row, here);
+        if (other && other !== head) rivals.push(norm(other.innerText).slice(0, 80));
+      }
+      return { column: norm(head.innerText).slice(0, 80), rival_columns: rivals.slice(0, 8), row_key: keys.join(" ").slice(0, 200) };
     };
     const judge = (start) => {
       let foreign = null;
@@ -266,7 +308,7 @@ async (arg) => {
         if (!low(el.textContent).includes(q)) continue;
         if ([...el.children].some((c) => low(c.textContent).includes(q))) continue; // a smaller element has it
         if (!visible(el) || !low(el.innerText).includes(q)) continue;
-        found.push({ element: describe(el), text: norm(el.innerText).slice(0, 200), ...judge(el) });
+        found.push({ element: describe(el), text: norm(el.innerText).slice(0, 200), ...judge(el), ...columnOf(el) });
       }
     }
     const h1 = document.querySelector("h1");

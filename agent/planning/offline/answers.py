@@ -19,10 +19,12 @@ from agent.planning.offline.page import (
     visible_text,
 )
 from agent.planning.offline.questions import QUESTION_STEMS, QUESTION_WORDS, Answer, Query
+from agent.planning.offline.sections import headings_by_line
 from agent.planning.offline.targets import ordinal_of
 from agent.planning.offline.text import clip, norm, stem, token_match, tokens
 from agent.planning.offline.values import (
     VALUE_RX,
+    WHEN_RX,
     entity_lines,
     first_value,
     labelled_value,
@@ -179,16 +181,26 @@ def _answer_generic(query: Query, observation: Observation, lines: list[str]) ->
         return Answer(False, f'Could not find an answer to "{query.question}" on the page.')
     low = query.question.lower()
     wanted = next((t for w, t in _WH_TYPES.items() if low.startswith(w)), query.value_type)
-    typed = VALUE_RX.get(wanted)
+    typed = WHEN_RX if wanted == "date" and low.startswith("when") else VALUE_RX.get(wanted)
+    # a line's section headings name its subject too, at half weight ('Saturday' under 'Recycling centre')
+    heads = headings_by_line(observation, len(lines))
     best: tuple[float, int] | None = None
     for n, line in enumerate(lines):
         line_tokens = tokens(line)
         if not line_tokens:
             continue
-        covered = sum(max((token_match(w, t) for t in line_tokens), default=0.0) for w in words) / len(words)
+        head_tokens = tokens(heads[n]) if heads[n] else ()
+        covered = sum(
+            max(
+                max((token_match(w, t) for t in line_tokens), default=0.0),
+                0.5 * max((token_match(w, t) for t in head_tokens), default=0.0),
+            )
+            for w in words
+        ) / len(words)
         extra = len([t for t in line_tokens if not any(token_match(w, t) >= 0.8 for w in words)])
         score = covered + (0.05 if extra else 0.0)
-        if typed is not None and covered > 0 and first_value(line, typed):
+        after = lines[n + 1] if n + 1 < len(lines) and len(line_tokens) <= 3 else ""  # a term and its value
+        if typed is not None and covered > 0 and first_value(f"{line} {after}", typed):
             score += 0.15
         if best is None or score > best[0] + 1e-9:
             best = (score, n)

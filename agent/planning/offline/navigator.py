@@ -116,15 +116,17 @@ def _tried(history: list[HistoryItem], step: str) -> int:
     return sum(1 for h in history if h.get("plan_step") == step)
 
 
-def _line_of(el: Element, lines: list[str], labels: frozenset[str] = frozenset()) -> str:
+def _line_of(el: Element, lines: list[str], labels: frozenset[str] = frozenset(), nth: int = 0) -> str:
     """The words around a link: its line of page text, and the line after it (a result's snippet) unless that
-    line is another link's entry (``labels``: the page's link texts, normalized)."""
+    line is another link's entry (``labels``: the page's link texts, normalized). ``nth``: how many links with
+    the same text come before it (a result 'Contact us' below the menu's 'Contact us' has its own line)."""
     text = norm(visible_text(el))
     if not text:
         return ""
-    at = next((n for n, ln in enumerate(lines) if text in norm(ln)), None)
-    if at is None:
+    places = [n for n, ln in enumerate(lines) if text in norm(ln)]
+    if not places:
         return ""
+    at = places[min(nth, len(places) - 1)]
     after = lines[at + 1] if at + 1 < len(lines) else ""
     if after and any(norm(after).startswith(label) for label in labels):
         after = ""
@@ -177,8 +179,10 @@ def score_link(
     ordered: list[Element],
     labels: frozenset[str] = frozenset(),
     cards: dict[int, str] | None = None,
+    nth: int = 0,
 ) -> float:
-    """How likely following the link leads to the subject, 0..1 (``cards``: see :func:`card_texts`)."""
+    """How likely following the link leads to the subject, 0..1 (``cards``: see :func:`card_texts`; ``nth``:
+    see :func:`_line_of`)."""
     attrs = el.get("attrs") or {}
     text = visible_text(el)
     text = (cards or {}).get(id(el), text)  # 'Read more': the card around it says where it leads
@@ -186,7 +190,7 @@ def score_link(
         (text, 1.0),
         (attrs.get("title", ""), 0.9),
         (_path_words(attrs.get("href", "")), 0.8),
-        (_line_of(el, lines, labels), 0.7),
+        (_line_of(el, lines, labels, nth), 0.7),
         (_heading_above(el, ordered), 0.35),
     )
     lexical = max(weight * _coverage(terms, part) for part, weight in parts)
@@ -229,7 +233,13 @@ def ranked_links(
     labels = frozenset(norm(visible_text(e)) for e in links if len(norm(visible_text(e))) >= 3)
     fresh = [e for e in links if page_key((e.get("attrs") or {}).get("href", "")) not in seen]
     cards = card_texts(links, lines)
-    lexical = [score_link(el, terms, lines, ordered, labels, cards) for el in fresh]
+    nth: dict[int, int] = {}
+    count: dict[str, int] = {}
+    for el in reading_order(links):
+        key = norm(visible_text(el))
+        nth[id(el)] = count.get(key, 0)
+        count[key] = nth[id(el)] + 1
+    lexical = [score_link(el, terms, lines, ordered, labels, cards, nth.get(id(el), 0)) for el in fresh]
     texts = [
         cards.get(id(el)) or visible_text(el) or (el.get("attrs") or {}).get("title", "") for el in fresh
     ]

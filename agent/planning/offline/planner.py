@@ -53,7 +53,8 @@ from agent.planning.offline.semantic import take_note
 from agent.planning.offline.text import clip
 from agent.planning.offline.tools import mcp_plan, pdf_plan
 from agent.planning.offline.translator import ground
-from agent.planning.offline.urls import canonical_url, is_blank, looks_like_url
+from agent.planning.offline.urls import canonical_url, is_blank, looks_like_url, results_listing
+from agent.planning.offline.values import WHEN_ANSWER
 from agent.types import ALL_ACTIONS, ERROR_NAVIGATION_BLOCKED, Action, Observation
 from agent.util.elements import element_by_id
 from agent.util.page_errors import ERROR_MESSAGE
@@ -357,10 +358,21 @@ def _overlay_first(observation: Observation, history: list[HistoryItem]) -> list
     return [step] if sum(1 for h in history if h.get("plan_step") == step) < MAX_OVERLAY_ATTEMPTS else []
 
 
-def _checked(answer: Answer, observation: Observation, history: list[HistoryItem]) -> Answer:
-    """A line that only repeats what the agent typed into a search ('0 results for X') answers nothing."""
+def _checked(
+    answer: Answer, observation: Observation, history: list[HistoryItem], question: str = ""
+) -> Answer:
+    """A line that only repeats what the agent typed into a search ('0 results for X') answers nothing; nor does
+    a results listing's summary of a page, for a question about something: the page it leads to answers."""
     if answer.found and echoes_search(f"{answer.text} {answer.evidence}", observation, history):
         return replace(answer, found=False, text=f"Only the search for it is on the page: {answer.text}")
+    if (
+        answer.found
+        and results_listing(str(observation.get("url") or ""))
+        and analyze(question).kind in ("attribute", "generic")
+    ):
+        return replace(answer, found=False, text=f"Only a search result's summary says: {answer.text}")
+    if answer.found and re.match(r"\s*when\b", question, re.I) and not WHEN_ANSWER.search(answer.text):
+        return replace(answer, found=False, text=f"No time or date is given for it here: {answer.text}")
     return answer
 
 
@@ -377,7 +389,10 @@ def _plan_questions(
     A collection question asked away from its section goes there first; when the page is scanned to the end,
     a link the question names, a link to its entity, or a search for the entity is tried once each.
     """
-    answers = [_checked(answer_question(q.question, observation), observation, history) for q in questions]
+    answers = [
+        _checked(answer_question(q.question, observation), observation, history, q.question)
+        for q in questions
+    ]
     found = all(a.found for a in answers)
     text = (
         answers[0].text

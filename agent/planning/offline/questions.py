@@ -158,10 +158,26 @@ def split_scope(question: str) -> tuple[str, str, str]:
     return q, "", ""
 
 
+#: "What are Northside Library's opening hours" asks what "the opening hours of Northside Library" asks.
+_POSSESSIVE = re.compile(
+    r"^(?P<ask>(?:what|which|when|where|who|how\s+\w+)\s+(?:is|are|was|were)\s+)(?:the\s+)?"
+    r"(?P<owner>[\w-]+(?:\s+[\w-]+){0,4}?)['’]s?\s+(?P<attr>[\w-]+(?:\s+[\w-]+){0,3})\s*(?P<end>[?.!]*)$",
+    re.I,
+)
+
+
+def _of_form(question: str) -> str:
+    """The possessive restated with 'of', which the classifier reads as an attribute of an entity."""
+    m = _POSSESSIVE.match(question.strip())
+    if not m or m.group("owner").lower() in ("it", "that", "this", "there", "what", "who"):
+        return question
+    return f"{m.group('ask')}the {m.group('attr')} of {m.group('owner')}{m.group('end')}"
+
+
 def analyze(question: str) -> Query:
     """Classify a question and pull out its attribute, entity, noun, filters and where to look."""
     rest, section, page = split_scope(question)
-    query = _classify(rest)
+    query = _classify(_of_form(rest))
     named = _IDENTIFIER.search(rest)
     if named and not query.entity:
         query = replace(query, entity=named.group(0))

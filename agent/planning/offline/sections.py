@@ -37,6 +37,7 @@ class Section:
     top: float  # page-y range of the section, for picking the elements inside it
     bottom: float
     element_id: int | None
+    start: int = 0  # the index of its heading among the page-text lines
 
     @property
     def body(self) -> tuple[str, ...]:
@@ -80,6 +81,7 @@ def page_sections(observation: Observation) -> list[Section]:
         seen_text.add(found)
         heads.append((found, el))
         cursor = found + 1
+    footer = _footer_lines(observation)
     sections: list[Section] = []
     for k, (start, el) in enumerate(heads):
         level = _level(el)
@@ -90,6 +92,8 @@ def page_sections(observation: Observation) -> list[Section]:
                 box = rect(nxt)
                 bottom = box[1] if box else bottom
                 break
+        # the last section of the content ends where the page's footer begins ('© 2026 ...' is not its text)
+        end = next((i for i in range(start + 1, end) if norm(lines[i]) in footer), end)
         box = rect(el)
         sections.append(
             Section(
@@ -100,9 +104,19 @@ def page_sections(observation: Observation) -> list[Section]:
                 top=box[1] if box else 0.0,
                 bottom=bottom,
                 element_id=el.get("id"),
+                start=start,
             )
         )
     return sections
+
+
+def _footer_lines(observation: Observation) -> frozenset[str]:
+    """The texts of the page's footer, as page lines read them."""
+    return frozenset(
+        norm(visible_text(el))
+        for el in observation.get("elements") or []
+        if el.get("zone") == "footer" and len(norm(visible_text(el))) > 3
+    )
 
 
 def heading_score(subject: str, heading: str) -> float:
@@ -171,3 +185,13 @@ def source_url(url: str, section: Section | None) -> str:
     """The page URL pointing at the section when it has an anchor."""
     base = (url or "").split("#", 1)[0]
     return f"{base}#{section.anchor}" if section is not None and section.anchor else base
+
+
+def headings_by_line(observation: Observation, count: int) -> list[str]:
+    """For each page-text line, the headings of the sections it sits in ('Recycling centre Saturday' for the
+    line under the term 'Saturday' in the section 'Recycling centre')."""
+    heads = [""] * count
+    for section in page_sections(observation):
+        for i in range(section.start + 1, min(count, section.start + len(section.lines))):
+            heads[i] = f"{heads[i]} {section.heading}".strip()
+    return heads

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from agent.planning.offline.columns import column_mismatch, value_shape
 from agent.planning.offline.page import rect, role_of, visible_text
 from agent.planning.offline.questions import Answer, Query
 from agent.planning.offline.text import token_match, tokens
@@ -81,9 +82,9 @@ def table_answer(query: Query, observation: Observation) -> Answer | None:
         return None
     question = query.question.strip().lower()
     keys = [c for c in cells if _mentions(query.question, c.text)]
-    if not keys:
+    key = max(keys, key=lambda c: len(c.text)) if keys else _named_row_key(query.question, cells)
+    if key is None:
         return None
-    key = max(keys, key=lambda c: len(c.text))
     row_name = _column_of(key, headers)
     key_words = set(tokens(key.text)) | set(tokens(row_name.text if row_name else ""))
     words = [w for w in tokens(query.question) if w not in _NOT_COLUMN and w not in key_words]
@@ -110,7 +111,46 @@ def table_answer(query: Query, observation: Observation) -> Answer | None:
         return None
     _, cell, header = best
     label = f"{row_name.text} {key.text}" if row_name else key.text
+    rivals = _rival_columns(cell, row, headers)
+    keyed = " ".join(c.text for c in [key, *row] if not value_shape(c.text))
+    if column_mismatch(query.question, header.text, [h.text for h, _ in rivals], keyed):
+        values = "; ".join(f"{h.text}: {c.text}" for h, c in [(header, cell), *rivals][:4])
+        return Answer(
+            False,
+            f"The table gives {key.text!r} by column ({values}); the question names none of these columns.",
+        )
     return Answer(True, cell.text, f"table row {label!r}, column {header.text!r}")
+
+
+def _rival_columns(cell: Cell, row: list[Cell], headers: list[Cell]) -> list[tuple[Cell, Cell]]:
+    """(header, cell) of the row's other cells holding the same kind of value as ``cell``."""
+    shape = value_shape(cell.text)
+    out = []
+    for other in row:
+        header = _column_of(other, headers) if other is not cell and shape else None
+        if header is not None and value_shape(other.text) == shape:
+            out.append((header, other))
+    return out
+
+
+def _named_row_key(question: str, cells: list[Cell]) -> Cell | None:
+    """The one cell naming a row in other words than the question's: most of its words are in the question
+    ('Resident permit (first vehicle)' for 'a resident permit for my first car'), values never."""
+    asked = tokens(question)
+    scored = []
+    for cell in cells:
+        words = set(tokens(cell.text))
+        if len(words) < 2 or value_shape(cell.text):
+            continue
+        hits = sum(1 for w in words if max((token_match(w, a) for a in asked), default=0.0) >= 0.7)
+        if hits >= 2 and hits / len(words) >= 2 / 3:
+            scored.append((hits / len(words), hits, cell))
+    if not scored:
+        return None
+    scored.sort(key=lambda t: (t[0], t[1]), reverse=True)
+    if len(scored) > 1 and scored[1][:2] == scored[0][:2]:
+        return None  # two rows named as well as each other: the question does not pick one
+    return scored[0][2]
 
 
 def table_caption(observation: Observation) -> str:

@@ -7,6 +7,7 @@ and checks every URL before navigating.
 from __future__ import annotations
 
 import re
+from urllib.parse import parse_qs, urlsplit
 
 from agent.browser.urls import host_of as browser_host_of
 from agent.browser.urls import normalize_url
@@ -58,3 +59,20 @@ def is_blank(url: str | None) -> bool:
     """No page to act on yet (nothing opened, or about:blank / a new tab page)."""
     u = (url or "").strip().lower()
     return not u or u.startswith(("about:", "chrome://newtab", "chrome-search:", "data:,"))
+
+
+_SEARCH_KEYS = frozenset(
+    {"q", "query", "search", "s", "k", "keyword", "keywords", "search_query", "searchterm"}
+)
+
+
+def results_listing(url: str) -> bool:
+    """A search results page, told by its address (a search query in it, or a /search or /results path); a page
+    that merely has a search box is not one."""
+    try:
+        parts = urlsplit(url or "")
+    except ValueError:
+        return False
+    if re.search(r"/(?:search|results?)(?:/|$|\.)", parts.path.lower()):
+        return True
+    return bool({k.lower() for k in parse_qs(parts.query)} & _SEARCH_KEYS)

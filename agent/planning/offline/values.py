@@ -27,6 +27,11 @@ VALUE_RX: dict[str, re.Pattern[str]] = {
         r"\b\d{1,2}(?:st|nd|rd|th)?\s+" + _MONTHS + r",?\s+\d{4}\b|\b" + _MONTHS + r"\s+\d{4}\b",
         re.I,
     ),
+    "time": re.compile(
+        r"\b\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm)\b(?:\s*(?:to|until|till|-|–|—)\s*\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm)\b)?"
+        r"|\b\d{1,2}:\d{2}\b(?:\s*(?:to|until|till|-|–|—)\s*\d{1,2}:\d{2}\b)?|\b(?:closed|noon|midday|midnight)\b",
+        re.I,
+    ),
     "rating": re.compile(
         r"\b\d(?:[.,]\d)?\s*(?:/\s*5|out\s+of\s+5|stars?|★)|★+☆*|\brated\s+\d(?:[.,]\d)?", re.I
     ),
@@ -195,3 +200,17 @@ def value_by_label_words(lines: list[str], attr_text: str, rx: re.Pattern[str]) 
                 best = (hits, v, line)
                 break
     return (best[1], best[2]) if best else None
+
+
+#: What any answer to 'when' holds: a figure, a month or a day, or a word of time ('daily', 'closed', 'noon').
+WHEN_ANSWER = re.compile(
+    rf"\d|\b{_MONTHS}(?!\w)|\b(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?s?\b|\b(?:today|"
+    r"tomorrow|tonight|yesterday|daily|weekly|monthly|yearly|annually|weekdays?|weekends?|morning|afternoon|evening|"
+    r"night|noon|midday|midnight|closed|open|always|never|now|soon|hours?|days?|weeks?|months?|years?|spring|"
+    r"summer|autumn|fall|winter|christmas|easter|holidays?|before|after|until|since|during|every|each|next|last|"
+    r"ago|late|early)\b",
+    re.I,
+)
+
+#: What answers 'when': a date, or a time of day ('9am to 4pm', '12:00-16:00', 'Closed').
+WHEN_RX = re.compile(f"{VALUE_RX['date'].pattern}|{VALUE_RX['time'].pattern}", re.I)

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import re
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
+from agent.planning.offline.columns import column_mismatch
+from agent.planning.offline.urls import results_listing
+from agent.planning.offline.values import WHEN_ANSWER
 from agent.planning.verify.parts import GoalPart
 
 NOT_ON_PAGE = "is not on the page"
@@ -55,6 +57,9 @@ def not_an_answer(part: GoalPart, text: str) -> str:
     numeric = part.get("answer_kind") == "count" or part.get("value_type") == "number"
     if numeric and not _NUMBER.search(_DATE.sub(" ", text)):
         return "asks for a number and the answer holds none (a date's digits are not a count)"
+    asks_when = re.match(r"\s*when\b", str(part.get("question") or ""), re.I) is not None
+    if asks_when and not WHEN_ANSWER.search(text):
+        return "asks when and the answer names no time, day or date"
     trail = len(_TRAIL_SEPARATOR.split(text.strip())) >= 3
     if trail and part.get("answer_kind") in ("generic", "attribute"):
         return "is a navigation trail (where the page sits), not a value"
@@ -115,23 +120,6 @@ def error_page(observation: dict[str, Any], readings: dict[str, dict[str, Any] |
     if observation.get("page_type") == "error":
         return "the page is an error page"
     return ""
-
-
-_SEARCH_KEYS = frozenset(
-    {"q", "query", "search", "s", "k", "keyword", "keywords", "search_query", "searchterm"}
-)
-
-
-def results_listing(url: str) -> bool:
-    """A search results page, told by its address (a search query in it, or a /search or /results path); a page
-    that merely has a search box is not one."""
-    try:
-        parts = urlsplit(url or "")
-    except ValueError:
-        return False
-    if re.search(r"/(?:search|results?)(?:/|$|\.)", parts.path.lower()):
-        return True
-    return bool({k.lower() for k in parse_qs(parts.query)} & _SEARCH_KEYS)
 
 
 def _offline_blocks(quote: str, part: GoalPart, observation: dict[str, Any]) -> list[dict[str, Any]]:
@@ -222,7 +210,16 @@ def answer_evidence(
     for quote in wanted:
         for place in located[quote] or []:
             if place.get("ok") or kind in ("heading", "message"):
-                return proof(quote, f"{place.get('element')} in {place.get('block')}"), ""
+                other = column_mismatch(
+                    str(part.get("question") or ""),
+                    place.get("column"),
+                    list(place.get("rival_columns") or []),
+                    str(place.get("row_key") or ""),
+                )
+                if not other:
+                    return proof(quote, f"{place.get('element')} in {place.get('block')}"), ""
+                why = why or f"{label}: {quote!r} was found, but {other}"
+                continue
             why = (
                 why
                 or f"{label}: {quote!r} was found, but {place.get('why') or 'not next to the subject'} ({' '.join(part.get('subject') or [])})"

@@ -16,6 +16,7 @@ from typing import Any
 
 from typing_extensions import TypedDict
 
+from agent.dom.text import GOAL_STOPWORDS
 from agent.evidence import keywords
 from agent.planning.offline import parse_goal
 from agent.planning.offline.intents import (
@@ -79,6 +80,17 @@ _CLAUSE_SPLIT = re.compile(
 )
 
 
+def _subject(text: str) -> list[str]:
+    """The words a block must name: the phrase's keywords without question and filler words ('about',
+    "what's") or a possessive's 's, which no block about the subject needs to say."""
+    out: list[str] = []
+    for word in keywords(text):
+        word = re.sub(r"['’]s$", "", word)
+        if word and word not in GOAL_STOPWORDS and word not in _AUXILIARIES and word not in out:
+            out.append(word)
+    return out
+
+
 def answer_part(question: str) -> GoalPart:
     """An answer part: what kind of answer, and the subject its block must name."""
     query = analyze(question)
@@ -86,13 +98,13 @@ def answer_part(question: str) -> GoalPart:
     need = 0
     if query.kind == "attribute":
         if query.entity:
-            subject = keywords(query.entity)
+            subject = _subject(query.entity)
             need = len(subject) if len(subject) <= 2 else math.ceil(len(subject) * 2 / 3)
         else:
-            subject = keywords(query.attr)
+            subject = _subject(query.attr)
             need = min(1, len(subject))
     elif query.kind == "generic":
-        subject = [w for w in keywords(question) if w not in _AUXILIARIES]
+        subject = _subject(question)
         need = math.ceil(len(subject) / 2)
     return {
         "kind": "answer",
