@@ -43,6 +43,7 @@ RESULTS = re.compile(
 #: Field names that mean the same: the goal says 'assign to', the form says 'Owner'.
 FIELD_SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("assigned to", "owner", "assignee", "owned by", "assigned", "responsible"),
+    ("reporter", "reported by", "reported", "author", "created by", "opened by", "submitted by", "requester"),
     ("status", "state", "action", "workflow"),
     ("priority", "importance", "urgency"),
     ("severity", "impact"),

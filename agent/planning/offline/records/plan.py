@@ -26,6 +26,7 @@ from agent.planning.offline.intents import (
     TypeText,
 )
 from agent.planning.offline.page import is_link, visible_text
+from agent.planning.offline.records.addresses import numbered_address
 from agent.planning.offline.records.forms import (
     FIELD_MATCH,
     SAVE,
@@ -316,6 +317,11 @@ def _find(
         return _steps(
             [Click(visible_text(link), "link").step()], "the link that best matches the record", raw
         )
+    address = numbered_address(goal.number, observation)
+    if address and not any(h.get("plan_step") == Navigate(address).step() for h in history):
+        return _steps(
+            [Navigate(address).step()], "its siblings' links say where a record of this number is", raw
+        )
     query = _ARTICLES.sub("", record_words(goal) or (f"#{goal.number}" if goal.number else "")).strip()
     if query and search_box(observation) is not None and query.lower() not in searched:
         return _steps([Search(query).step()], "look the record up with the site's search", raw)
@@ -390,3 +396,14 @@ def record_lookup(question: str, request: PlanRequest) -> PlanResult | None:
         return None
     found = _find(goal, observation, list(request.get("history") or []), {"record": {"op": "read"}})
     return None if found.get("task_complete") else found
+
+
+def record_page_first(question: str, request: PlanRequest) -> PlanResult | None:
+    """A question naming a record by its number, answered on a page that is not the record's own (a listing
+    row): the record's page, linked from here, is where its fields are read and proven; None otherwise."""
+    goal = record_question(question)
+    if goal is None or not goal.number:
+        return None
+    found = record_lookup(question, request)
+    steps = (found or {}).get("proposed_actions") or []
+    return found if steps and str(steps[0]).startswith(("Click", "Navigate")) else None

@@ -8,8 +8,8 @@ import re
 from dataclasses import dataclass, field
 
 from agent.planning.offline.page import is_select, is_text_field, role_of, visible_text
-from agent.planning.offline.records.forms import form_fields, save_control, with_synonyms
-from agent.planning.offline.records.goal import RecordGoal
+from agent.planning.offline.records.forms import field_label, form_fields, save_control, with_synonyms
+from agent.planning.offline.records.goal import STATUS_WORDS, RecordGoal
 from agent.planning.offline.text import norm, similarity
 from agent.types import Observation
 from agent.util.page_errors import ERROR_MESSAGE
@@ -94,4 +94,21 @@ def read_change(goal: RecordGoal, observation: Observation) -> Reading:
         line = (named or hits)[0]
         what = f"{words} {value!r}" if words else repr(value[:80])
         reading.seen.append(f"{what} shown: {line[:140]}")
+    if goal.op in STATUS_WORDS and not goal.values:
+        _read_state(goal, observation, lines, reading)
     return reading
+
+
+def _read_state(goal: RecordGoal, observation: Observation, lines: list[str], reading: Reading) -> None:
+    """A state change with no value of its own ('reopen ticket #12'): the page must show the state it leaves
+    ('reopened', 'closed'), outside the form's own choices (a radio labelled 'leave as closed' is not the state)."""
+    states = [w for w in STATUS_WORDS[goal.op] if w.endswith("ed")]
+    choices = {norm(field_label(e)) for e in form_fields(observation)}
+    for line in lines:
+        if norm(line) in choices:
+            continue
+        word = next((w for w in states if _contains(line, w)), "")
+        if word:
+            reading.seen.append(f"status {word!r} shown: {line[:140]}")
+            return
+    reading.unseen.append(states[0] if states else goal.op)
