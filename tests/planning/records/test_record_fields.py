@@ -67,7 +67,9 @@ def test_no_answer_off_the_record_or_without_a_matching_label():
     listing.add("th", "Assignee", x=260, y=140, w=200, h=20)
     listing.add("td", "Ana Silva", x=40, y=170, w=200, h=20)
     listing.add("td", "Omar Haddad", x=260, y=170, w=200, h=20)
-    assert record_fields(listing.build()) == []  # column headers over rows are a listing, not one record's fields
+    assert (
+        record_fields(listing.build()) == []
+    )  # column headers over rows are a listing, not one record's fields
 
 
 def test_a_numbered_record_is_at_the_address_its_siblings_follow():
