@@ -46,6 +46,7 @@ from agent.planning.offline.overlays import blocking_overlay
 from agent.planning.offline.page import is_button, is_link, role_of, visible_text
 from agent.planning.offline.questions import Answer, analyze
 from agent.planning.offline.reading import answer_question
+from agent.planning.offline.records.counts import plan_count
 from agent.planning.offline.records.fields import record_field_answer
 from agent.planning.offline.records.goal import RecordGoal
 from agent.planning.offline.records.plan import (
@@ -384,6 +385,9 @@ def _plan_questions(
     A collection question asked away from its section goes there first; when the page is scanned to the end,
     a link the question names, a link to its entity, or a search for the entity is tried once each.
     """
+    counted = plan_count(questions[0].question, request) if request and len(questions) == 1 else None
+    if counted is not None:  # one person's records in one state: counted on a listing filtered for them
+        return _result(**{**counted, "usage": dict(ZERO_USAGE), "raw": {**raw, **(counted.get("raw") or {})}})
     answers = [
         _checked(record_field_answer(q.question, observation) or answer_question(q.question, observation),
                  observation, history)

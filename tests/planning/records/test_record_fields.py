@@ -8,7 +8,10 @@ from __future__ import annotations
 import pytest
 
 from agent.planning.offline.records.addresses import numbered_address
+from agent.planning.offline.records.edits import read_text_edit
 from agent.planning.offline.records.fields import asked_field, record_field_answer, record_fields
+from agent.planning.offline.records.goal import read_record_goal
+from agent.planning.offline.records.proof import read_change
 from tests.planning.pages import Page
 
 
@@ -85,3 +88,54 @@ def test_a_numbered_record_is_at_the_address_its_siblings_follow():
     for n in (1, 2):
         other.link(f"#{n}", f"https://elsewhere.test/r/{n}", x=40, y=100 + 30 * n, w=80)
     assert numbered_address("41", other.build()) == ""  # another site's addresses are not this site's
+
+
+def _after_save(heading: str, radio: str = "") -> Page:
+    p = Page("https://desk.test/requests/view?id=41", "Request 41 - Helpdesk")
+    p.add("h1", heading, x=40, y=80, w=700, h=40)
+    if radio:
+        p.add("input", radio, x=40, y=300, w=20, h=20, input_type="radio", role="radio")
+        p.add("label", radio, x=70, y=300, w=200, h=20)  # its label is a line of the page text
+    return p
+
+
+def test_a_state_change_is_proven_by_the_state_the_page_shows():
+    goal = read_record_goal("Reopen request #41")
+    assert goal is not None and goal.op == "reopen" and not goal.values
+    shown = read_change(goal, _after_save("Request #41: Heater is broken (reopened)").build())
+    assert shown.proven and "reopened" in shown.seen[0]
+    choice = read_change(goal, _after_save("Request #41: Heater is broken", radio="reopened").build())
+    assert not choice.proven  # a choice the form offers is not the state the record is in
+
+
+def test_a_text_edit_is_proven_only_when_the_old_text_is_gone():
+    goal = read_text_edit('On the Heating wiki page, "recieve" is misspelled: change it to "receive".')
+    assert goal is not None and goal.replace == ("recieve", "receive") and goal.about == "Heating"
+    done = Page("https://wiki.test/Heating", "Heating")
+    done.add("h1", "Heating", x=40, y=80, w=700, h=40)
+    done.add("p", "Radiators receive hot water from the boiler.", x=40, y=140, w=700, h=20)
+    assert read_change(goal, done.build()).proven
+    half = Page("https://wiki.test/Heating", "Heating")
+    half.add("h1", "Heating", x=40, y=80, w=700, h=40)
+    half.add("p", "Radiators receive hot water; pipes recieve it first.", x=40, y=140, w=700, h=20)
+    assert not read_change(goal, half.build()).proven
+
+
+@pytest.mark.parametrize(
+    ("goal", "old", "new", "about"),
+    [
+        ('Replace "teh" with "the" on the Onboarding page', "teh", "the", "Onboarding"),
+        ('In the meeting notes, change "ten" to "eleven"', "ten", "eleven", "meeting notes"),
+        ('"colour" should be "color" in the StyleGuide article', "colour", "color", "StyleGuide"),
+    ],
+)
+def test_text_edit_wordings(goal, old, new, about):
+    edit = read_text_edit(goal)
+    assert edit is not None and edit.replace == (old, new) and edit.about == about
+
+
+def test_an_edit_needs_both_texts_quoted_and_a_record():
+    assert read_text_edit('Replace "a" with "b"') is None  # which record?
+    assert (
+        read_text_edit("Replace teh with the on the Onboarding page") is None
+    )  # where does a bare text end?

@@ -94,6 +94,10 @@ def read_change(goal: RecordGoal, observation: Observation) -> Reading:
         line = (named or hits)[0]
         what = f"{words} {value!r}" if words else repr(value[:80])
         reading.seen.append(f"{what} shown: {line[:140]}")
+    if goal.replace and norm(goal.replace[0]) not in norm(goal.replace[1]):
+        left = [ln for ln in lines if _contains(ln, goal.replace[0])]
+        if left:  # the text edited away is still there: the edit did not land (or not everywhere)
+            reading.unseen.append(f"no {goal.replace[0]!r} (still shown: {left[0][:100]})")
     if goal.op in STATUS_WORDS and not goal.values:
         _read_state(goal, observation, lines, reading)
     return reading
