@@ -139,3 +139,23 @@ def test_an_edit_needs_both_texts_quoted_and_a_record():
     assert (
         read_text_edit("Replace teh with the on the Onboarding page") is None
     )  # where does a bare text end?
+
+
+def test_another_records_state_proves_nothing():
+    goal = read_record_goal("Cancel order SO-1007")
+    assert goal is not None and goal.op == "cancel" and goal.number == "SO-1007"
+    listing = Page("https://shop.test/admin/orders/", "Orders")
+    listing.add("h1", "Select order to change", x=40, y=60, w=600, h=40)
+    listing.add("li", "SO-1003 Ana Lima cancelled", x=40, y=120, w=600, h=20)
+    assert not read_change(goal, listing.build()).proven
+    listing.add("li", "SO-1007 Dana Kowalski cancelled", x=40, y=150, w=600, h=20)
+    assert read_change(goal, listing.build()).proven
+
+
+def test_a_label_repeated_with_other_values_belongs_to_several_records():
+    p = Page("https://desk.test/roadmap", "Roadmap")
+    p.add("h1", "Milestone 2.0 and after", x=40, y=60, w=600, h=40)
+    for n, (name, due) in enumerate((("1.4", "2026-12-01"), ("2.0", "2027-03-15"))):
+        p.add("h2", f"Milestone {name}", x=40, y=120 + 80 * n, w=400, h=30)
+        p.add("li", f"Due: {due}", x=40, y=155 + 80 * n, w=400, h=20)
+    assert record_field_answer("What is the due date of milestone 2.0?", p.build()) is None

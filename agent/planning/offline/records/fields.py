@@ -151,10 +151,13 @@ def record_field_answer(question: str, observation: Observation) -> Answer | Non
     record = record_question(question)
     if record is None or not on_record(record, observation):
         return None
-    found = field_for(question, record_fields(observation))
+    fields = record_fields(observation)
+    found = field_for(question, fields)
     if found is None:
         return None
     field, _ = found
+    if len({f.value for f in fields if f.label == field.label}) > 1:
+        return None  # the label repeats with other values: the page shows several records (a roadmap, a list)
     heading = next(
         (visible_text(e) for e in observation.get("elements") or [] if kinds.is_heading(e)),
         observation.get("title") or "",

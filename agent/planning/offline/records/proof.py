@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from agent.planning.offline.page import is_select, is_text_field, role_of, visible_text
+from agent.planning.offline.page import is_heading, is_select, is_text_field, role_of, visible_text
 from agent.planning.offline.records.forms import field_label, form_fields, save_control, with_synonyms
 from agent.planning.offline.records.goal import STATUS_WORDS, RecordGoal
-from agent.planning.offline.text import norm, similarity
+from agent.planning.offline.text import norm, similarity, tokens
 from agent.types import Observation
 from agent.util.page_errors import ERROR_MESSAGE
 
@@ -108,9 +108,20 @@ def _read_state(goal: RecordGoal, observation: Observation, lines: list[str], re
     ('reopened', 'closed'), outside the form's own choices (a radio labelled 'leave as closed' is not the state)."""
     states = [w for w in STATUS_WORDS[goal.op] if w.endswith("ed")]
     choices = {norm(field_label(e)) for e in form_fields(observation)}
+    heads = {norm(observation.get("title") or "")} | {
+        norm(visible_text(e)) for e in observation.get("elements") or [] if is_heading(e)
+    }
+    about = set(tokens(goal.about)) if goal.about else set()
     for line in lines:
         if norm(line) in choices:
             continue
+        named = (
+            norm(line) in heads
+            or (goal.number and re.search(rf"(?:#|\b){re.escape(goal.number)}\b", line, re.I))
+            or (about and len(about & set(tokens(line))) * 2 >= len(about))
+        )
+        if not named:
+            continue  # another record's state (a listing after the save) says nothing of this one
         word = next((w for w in states if _contains(line, w)), "")
         if word:
             reading.seen.append(f"status {word!r} shown: {line[:140]}")
