@@ -125,6 +125,7 @@ def test_a_text_edit_is_proven_only_when_the_old_text_is_gone():
     ("goal", "old", "new", "about"),
     [
         ('Replace "teh" with "the" on the Onboarding page', "teh", "the", "Onboarding"),
+        ('Replace the word "teh" by "the" in the Onboarding page', "teh", "the", "Onboarding"),
         ('In the meeting notes, change "ten" to "eleven"', "ten", "eleven", "meeting notes"),
         ('"colour" should be "color" in the StyleGuide article', "colour", "color", "StyleGuide"),
     ],

@@ -16,11 +16,13 @@ from agent.planning.offline.text import MASK, mask_quotes, unmask
 
 I = re.IGNORECASE  # noqa: E741 - short alias keeps the patterns readable
 _Q = MASK + r"\d+" + MASK
+#: 'replace the word "X"': a field's name in that place ('change the priority "high" to ...') is no text edit.
+_TEXT_WORD = r"(?:the\s+(?:words?|text|phrase|sentence|line|spelling|typo|misspelling)\s+)?"
 _EDITS = tuple(
     re.compile(rx, I)
     for rx in (
-        rf"\breplace\s+(?:the\s+\w+\s+)?(?P<o>{_Q})\s+(?:with|by)\s+(?P<n>{_Q})",
-        rf"\b(?:change|correct|fix|turn|alter|update)\s+(?:the\s+\w+\s+)?(?P<o>{_Q})\s+(?:to|into)\s+(?:read\s+)?"
+        rf"\breplace\s+{_TEXT_WORD}(?P<o>{_Q})\s+(?:with|by)\s+(?P<n>{_Q})",
+        rf"\b(?:change|correct|fix|turn|alter|update)\s+{_TEXT_WORD}(?P<o>{_Q})\s+(?:to|into)\s+(?:read\s+)?"
         rf"(?P<n>{_Q})",
         rf"(?P<o>{_Q})\s+(?:is|was|has\s+been)\s+(?:misspell?ed|misspelt|mistyped|spell?ed\s+wrong(?:ly)?|a\s+typo|"
         rf"wrong|incorrect|outdated|out\s+of\s+date)\b.{{0,40}}?\b(?:change|correct|fix|make|turn|replace)\s+"
