@@ -131,3 +131,14 @@ async def test_a_question_about_a_record_is_read_from_its_own_page(run_tracker):
     )
     assert result["final_answer"] == "bob"
     assert result["url"].endswith("/ticket?id=4")
+
+
+async def test_a_closed_ticket_is_reopened_by_its_workflow_choice(run_tracker, tracker):
+    """'Reopen' is a choice of the ticket's workflow radio group; the proof is the record's own Status field."""
+    app, _ = tracker
+    app.query("UPDATE ticket SET status = 'closed', resolution = 'fixed' WHERE id = 5")
+    result, _ = await run_tracker("Reopen ticket #5")
+    assert result["terminal_type"] == terminals.GOAL_SATISFIED, result.get("stop_reason")
+    assert app.query("SELECT status, resolution FROM ticket WHERE id = 5") == [("reopened", "")]
+    quotes = " ".join(str(e.get("quote") or "") for e in result.get("evidence") or [])
+    assert "Status: reopened" in quotes, result.get("evidence")

@@ -8,7 +8,14 @@ import re
 from dataclasses import dataclass, field
 
 from agent.planning.offline.page import is_heading, is_select, is_text_field, role_of, visible_text
-from agent.planning.offline.records.forms import field_label, form_fields, save_control, with_synonyms
+from agent.planning.offline.records.fields import record_fields
+from agent.planning.offline.records.forms import (
+    field_label,
+    form_fields,
+    on_record,
+    save_control,
+    with_synonyms,
+)
 from agent.planning.offline.records.goal import STATUS_WORDS, RecordGoal
 from agent.planning.offline.text import norm, similarity, tokens
 from agent.types import Observation
@@ -112,6 +119,13 @@ def _read_state(goal: RecordGoal, observation: Observation, lines: list[str], re
         norm(visible_text(e)) for e in observation.get("elements") or [] if is_heading(e)
     }
     about = set(tokens(goal.about)) if goal.about else set()
+    if on_record(goal, observation):  # the record's own 'Status: reopened' field
+        names = with_synonyms("status")
+        for f in record_fields(observation):
+            word = next((w for w in states if _contains(f.value, w)), "")
+            if word and any(similarity(n, f.label) >= 0.9 for n in names):
+                reading.seen.append(f"status {word!r} shown: {f.label}: {f.value}")
+                return
     for line in lines:
         if norm(line) in choices:
             continue
