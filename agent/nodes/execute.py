@@ -118,7 +118,7 @@ def field_identity(
     args = action.get("args") or {}
     value = args.get("option", args.get("text"))
     held = ((result.get("effect") or {}).get("target") or {}).get("value")
-    if args.get("clear") is False and isinstance(held, str):
+    if (args.get("clear") is False or args.get("replace")) and isinstance(held, str):
         value = held
     field = {
         "action": action.get("action"),

@@ -45,6 +45,20 @@ async def test_type_replaces_by_default_and_appends_with_clear_false(session, si
     assert await session.page.input_value("#username") == "alice_smith"
 
 
+async def test_type_with_replace_swaps_words_and_keeps_the_rest(session, site) -> None:
+    """What the field holds is read live (the observation clips it): lines past 200 characters survive."""
+    await open_page(session, site + "/observe/form.html")
+    long = "\n".join(f"Line {n}: functions that recieve a callback document it." for n in range(8))
+    await session.page.fill("textarea[name=bio]", long)
+    field = await find(session, "About you")
+    result = await act(session, "type", field["id"], text="receive", replace="recieve")
+    assert result["status"] == "success", result
+    assert await session.page.input_value("textarea[name=bio]") == long.replace("recieve", "receive")
+    missing = await act(session, "type", field["id"], text="x", replace="no such words")
+    assert missing["status"] == "failure" and "does not hold" in missing["message"]
+    assert await session.page.input_value("textarea[name=bio]") == long.replace("recieve", "receive")
+
+
 async def test_type_verifies_the_field_value(session, site) -> None:
     coupon = await open_and_find(session, site + "/buttons.html", "Coupon code")
     result = await act(session, "type", coupon["id"], text="summer-2026")

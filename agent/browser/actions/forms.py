@@ -70,6 +70,7 @@ async def type_action(run: ActionRun) -> Outcome:
     text = str(text)
     clear = bool(run.args.get("clear", True))
     submit = bool(run.args.get("submit", False))
+    old = str(run.args.get("replace") or "")
 
     async def finish(locator: Any, what: str, state: dict[str, Any], how: str) -> Outcome:
         value = await field_value(locator, run)
@@ -94,7 +95,29 @@ async def type_action(run: ActionRun) -> Outcome:
             raise ActionFailed("tool_limit", f"{what} is {reason}; cannot type into it", final=True)
         return state
 
+    async def swap(locator: Any, what: str, by_script: bool) -> Outcome:
+        """Replace every ``old`` in what the field holds now by ``text``; the rest of it stays as it was."""
+        await check_field(locator, what)
+        held = await field_value(locator, run)
+        if old not in held:
+            raise ActionFailed("element_not_found", f"{what} does not hold {old[:80]!r}", final=True)
+        whole = held.replace(old, text)
+        if by_script:
+            await locator.evaluate(browser_script("set_value"), [whole, True], timeout=run.ms(1.5))
+        else:
+            await locator.fill(whole, timeout=run.ms(2.0))
+        now = await field_value(locator, run)
+        if not _holds(now, whole, True):
+            raise ActionFailed(
+                "unknown", f"after replacing, {what} holds {now[:120]!r} instead of the new text"
+            )
+        return ok(
+            f"replaced {old[:60]!r} with {text[:60]!r} in {what}" + (" (set by script)" if by_script else "")
+        )
+
     async def direct(locator: Any, what: str) -> Outcome:
+        if old:
+            return await swap(locator, what, False)
         state = await check_field(locator, what)
         if state.get("tag") == "input" and state.get("type") == "file":
             return await choose_file(run, locator, what, text)
@@ -106,6 +129,8 @@ async def type_action(run: ActionRun) -> Outcome:
         return await finish(locator, what, state, "")
 
     async def js(locator: Any, what: str) -> Outcome:
+        if old:
+            return await swap(locator, what, True)
         state = await check_field(locator, what)
         await locator.evaluate(browser_script("set_value"), [text, clear], timeout=run.ms(1.5))
         return await finish(locator, what, state, " (set by script)")

@@ -253,9 +253,27 @@ async (arg) => {
       }
       return { column: norm(head.innerText).slice(0, 80), rival_columns: rivals.slice(0, 8), row_key: keys.join(" ").slice(0, 200) };
     };
+    const sheetOf = (el) => {
+      // A record's property sheet (rows led by their own label: 'Owned by: | bob', <dt>Reporter</dt><dd>..</dd>)
+      // is one item, named by what heads it, not a list: unless one of its rows names the subject (then the
+      // rows are items and the quote's row must name it itself).
+      const box = el.closest && el.closest("table,dl");
+      if (!box) return null;
+      const rows = box.tagName === "DL" ? [...box.querySelectorAll(":scope > dt, :scope > div > dt")]
+        : [...box.rows];
+      if (!rows.length || box.querySelector("thead")) return null;
+      const labelled = rows.every((r) => r.tagName === "DT" ? !r.querySelector("a") && (r.innerText || "").length <= 40
+        : r.cells.length >= 2 && r.cells[0].tagName === "TH" && [...r.cells].some((c) => c.tagName === "TD")
+          && [...r.cells].filter((c) => c.tagName === "TH").every((c) => (c.innerText || "").length <= 40));
+      if (!labelled) return null;
+      const rowText = (r) => r.tagName === "DT" ? (r.innerText || "") + " " + ((r.nextElementSibling || {}).innerText || "")
+        : r.innerText || "";
+      return rows.some((r) => hits(rowText(r)) > 0 && holds(rowText(r))) ? null : box;
+    };
     const judge = (start) => {
       let foreign = null;
       const column = columnHeader(start);
+      const sheet = sheetOf(start);
       for (let n = start, depth = 0; n && depth < 30; n = parentOf(n), depth++) {
         if (n === document.body || n === document.documentElement) break;
         const own = (n.innerText || "") + " " + labelOf(n) + " " + column;
@@ -275,6 +293,7 @@ async (arg) => {
           return { ok: false, block: describe(n), block_text: norm(n.innerText).slice(0, 300),
                    why: `it sits in a ${n.tagName.toLowerCase()}${role ? " (" + role + ")" : ""} block that does not name the subject` };
         }
+        if (!foreign && sheet && n !== sheet && sheet.contains(n)) continue; // a cell or row of a property sheet
         if (foreign) {
           // inside an item that does not name the subject: only a label of its list may name it
           // the item's own text with its list's label (a caption, a table's header row, a heading before it)

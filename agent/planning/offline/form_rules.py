@@ -322,6 +322,16 @@ _TYPING: tuple[tuple[re.Pattern[str], int], ...] = tuple(
 
 
 def parse_type(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
+    replaced = re.match(
+        r"^replace\s+(?P<o>" + MASK + r"\d+" + MASK + r")\s+(?:with|by)\s+(?P<t>" + MASK + r"\d+" + MASK
+        + r")\s+(?:in|inside)\s+(?:the\s+)?(?P<f>.+)$",
+        c,
+        I,
+    )  # fmt: skip
+    if replaced:
+        field = value(replaced.group("f"), spans)
+        old = value(replaced.group("o"), spans)
+        return [TypeText(value(replaced.group("t"), spans), field, replace=old)] if field and old else None
     appended = re.match(r"^append\s+(?P<t>" + MASK + r"\d+" + MASK + r")\s+to\s+(?P<f>.+)$", c, I)
     if appended:
         field = value(appended.group("f"), spans)

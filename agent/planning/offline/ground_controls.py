@@ -244,7 +244,9 @@ def ground_type(intent: TypeText, g: Grounding) -> Action:
         else intent.text
     )
     args: dict[str, Any] = {"text": wire_value(intent.text, el.get("input_type") or ""), "clear": True}
-    if intent.append:  # a new line after what the field holds; the existing text stays
+    if intent.replace:  # the browser swaps the words in what the field holds now; the rest stays
+        args = {"text": intent.text, "replace": intent.replace}
+    elif intent.append:  # a new line after what the field holds; the existing text stays
         joint = "\n" if (el.get("tag") or "").lower() == "textarea" else " "
         args = {"text": (joint if el.get("value") else "") + intent.text, "clear": False}
     if intent.submit:

@@ -96,8 +96,11 @@ class TypeText:
     field: str = ""
     submit: bool = False
     append: bool = False  # add to the end of what the field holds (a new line of a page), never replace it
+    replace: str = ""  # put ``text`` where the field holds this, keeping the rest of what it holds
 
     def step(self) -> str:
+        if self.replace:
+            return f"Replace {quote(self.replace)} with {quote(self.text)} in {quote(self.field)}"
         if self.append:
             return f"Append {quote(self.text)} to {quote(self.field)}"
         base = f"Type {quote(self.text)}" + (f" into {quote(self.field)}" if self.field else "")
@@ -253,6 +256,7 @@ def describe(intent: Intent) -> str:
         "Check": "checked",
         "Uncheck": "unchecked",
         "Append": "appended",
+        "Replace": "replaced",
         "Press": "pressed",
         "Scroll": "scrolled",
         "Go": "went",

@@ -46,8 +46,16 @@ from agent.planning.offline.overlays import blocking_overlay
 from agent.planning.offline.page import is_button, is_link, role_of, visible_text
 from agent.planning.offline.questions import Answer, analyze
 from agent.planning.offline.reading import answer_question
+from agent.planning.offline.records.counts import plan_count
+from agent.planning.offline.records.fields import record_field_answer
 from agent.planning.offline.records.goal import RecordGoal
-from agent.planning.offline.records.plan import leading_goal, plan_record, record_goal_of, record_lookup
+from agent.planning.offline.records.plan import (
+    leading_goal,
+    plan_record,
+    record_goal_of,
+    record_lookup,
+    record_page_first,
+)
 from agent.planning.offline.reveal import reveal_step, reveals_done
 from agent.planning.offline.semantic import take_note
 from agent.planning.offline.text import clip
@@ -389,10 +397,14 @@ def _plan_questions(
     A collection question asked away from its section goes there first; when the page is scanned to the end,
     a link the question names, a link to its entity, or a search for the entity is tried once each.
     """
+    counted = plan_count(questions[0].question, request) if request and len(questions) == 1 else None
+    if counted is not None:  # one person's records in one state: counted on a listing filtered for them
+        return _result(**{**counted, "usage": dict(ZERO_USAGE), "raw": {**raw, **(counted.get("raw") or {})}})
     answers = [
-        _checked(answer_question(q.question, observation), observation, history, q.question)
+        _checked(record_field_answer(q.question, observation) or answer_question(q.question, observation),
+                 observation, history, q.question)
         for q in questions
-    ]
+    ]  # fmt: skip
     found = all(a.found for a in answers)
     text = (
         answers[0].text
@@ -412,6 +424,13 @@ def _plan_questions(
             raw=raw,
             reasoning="the question is about a section this page is not; open it first",
         )
+    first = (
+        record_page_first(questions[0].question, request)
+        if found and request and len(questions) == 1
+        else None
+    )
+    if first is not None:  # a listing row answers for the record: its own page proves it
+        return _result(**{**first, "usage": dict(ZERO_USAGE), "raw": {**raw, **(first.get("raw") or {})}})
     if found:
         return _result(
             task_complete=True,

@@ -72,6 +72,12 @@ CASES = [
         [("Run the test suite\nTag the release\nUpload the packages\nAnnounce on the mailing list",)],
         "Announce on the mailing list",
     ),
+    Case(
+        'In the meeting notes, replace "on Tuesdays" with "on Wednesdays"',
+        "SELECT text FROM page WHERE name = 'MeetingNotes'",
+        [("Weekly meeting on Wednesdays at ten.",)],
+        "Wednesdays",
+    ),
 ]
 
 
@@ -116,3 +122,23 @@ async def test_a_refused_save_is_not_claimed(run_tracker, tracker):
     result, _ = await run_tracker('File a new ticket with priority blocker saying "no summary given"')
     assert result["terminal_type"] != terminals.GOAL_SATISFIED, result.get("final_answer")
     assert app.query("SELECT COUNT(*) FROM ticket") == [(5,)]
+
+
+async def test_a_question_about_a_record_is_read_from_its_own_page(run_tracker):
+    result, _ = await run_tracker("Who is assigned to the ticket about printing receipts?")
+    assert (result["terminal_type"], result["terminal_reason"]) == ("goal_satisfied", "answer_found"), (
+        result.get("stop_reason")
+    )
+    assert result["final_answer"] == "bob"
+    assert result["url"].endswith("/ticket?id=4")
+
+
+async def test_a_closed_ticket_is_reopened_by_its_workflow_choice(run_tracker, tracker):
+    """'Reopen' is a choice of the ticket's workflow radio group; the proof is the record's own Status field."""
+    app, _ = tracker
+    app.query("UPDATE ticket SET status = 'closed', resolution = 'fixed' WHERE id = 5")
+    result, _ = await run_tracker("Reopen ticket #5")
+    assert result["terminal_type"] == terminals.GOAL_SATISFIED, result.get("stop_reason")
+    assert app.query("SELECT status, resolution FROM ticket WHERE id = 5") == [("reopened", "")]
+    quotes = " ".join(str(e.get("quote") or "") for e in result.get("evidence") or [])
+    assert "Status: reopened" in quotes, result.get("evidence")

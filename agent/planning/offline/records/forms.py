@@ -43,6 +43,7 @@ RESULTS = re.compile(
 #: Field names that mean the same: the goal says 'assign to', the form says 'Owner'.
 FIELD_SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("assigned to", "owner", "assignee", "owned by", "assigned", "responsible"),
+    ("reporter", "reported by", "reported", "author", "created by", "opened by", "submitted by", "requester"),
     ("status", "state", "action", "workflow"),
     ("priority", "importance", "urgency"),
     ("severity", "impact"),
@@ -64,6 +65,7 @@ class Fill:
     value: str
     how: str
     what: str  # the goal's words for it (a field name, or 'title', 'text')
+    old: str = ""  # how == 'replace': the text the value takes the place of
 
     @property
     def label(self) -> str:
@@ -199,6 +201,11 @@ def plan_fills(goal: RecordGoal, observation: Observation) -> tuple[list[Fill], 
             fills.append(Fill(el, goal.title, "type", "title"))
         elif not names_record(goal.title, observation):  # a page created at its name already carries it
             missing.append(goal.title)
+    if goal.replace:
+        old, new = goal.replace
+        holding = [e for e in areas if norm(old) in norm(str(e.get("value") or ""))]
+        area = holding[0] if holding else (areas[0] if len(areas) == 1 else best_match("text", areas, 0.5))
+        fills.append(Fill(area, new, "replace", "text", old)) if area is not None else missing.append(new)
     if goal.text:
         wanted = "comment" if goal.op == "comment" else "text"
         area = (
@@ -246,6 +253,8 @@ def holds(fill: Fill) -> bool:
     if fill.how == "check":
         return bool(el.get("checked"))
     current = norm(str(el.get("value") or ""))
+    if fill.how == "replace":
+        return norm(fill.old) not in current and norm(fill.value) in current
     if fill.how == "append":
         return current.endswith(norm(fill.value))
     return current == norm(fill.value)

@@ -71,6 +71,7 @@ CONTROL_WORDS: dict[str, tuple[str, ...]] = {
     "reopen": ("modify", "edit", "reopen", "change"),
     "cancel": ("modify", "edit", "change"),
     "append": ("edit", "modify", "change"),
+    "edit": ("edit", "modify", "change"),
     "delete": ("delete", "remove"),
     "open": (),
 }
@@ -178,6 +179,9 @@ class RecordGoal:
     search: str = ""  # an explicit search the goal asks for
     first_found: bool = False  # "open the ticket it finds"
     adds: bool = False  # the setting's value goes next to what the field holds ('add the keyword X')
+    replace: tuple[
+        str, ...
+    ] = ()  # (old, new): a text edit of the record's body, the rest kept (records.edits)
     wording: str = field(default="", compare=False)  # the goal's own words, quoted values left out
     spans: tuple[str, ...] = field(default=(), compare=False)
 
@@ -187,6 +191,7 @@ class RecordGoal:
         out = [self.title] if self.title and self.op == "create" else []
         out += [self.text] if self.text else []
         out += [v for _, v in self.settings] + list(self.loose)
+        out += [self.replace[1]] if self.replace else []
         return tuple(v for v in out if v)
 
     @property

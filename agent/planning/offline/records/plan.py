@@ -26,6 +26,8 @@ from agent.planning.offline.intents import (
     TypeText,
 )
 from agent.planning.offline.page import is_link, visible_text
+from agent.planning.offline.records.addresses import numbered_address
+from agent.planning.offline.records.edits import read_text_edit
 from agent.planning.offline.records.forms import (
     FIELD_MATCH,
     SAVE,
@@ -50,7 +52,7 @@ MAX_SAVES = 3
 MAX_STEPS = 5
 _CLICKED = re.compile(r'^Click (?:the )?["“«\'](?P<t>.+?)["”»\'](?: \w+)?$')
 _SEARCHED = re.compile(r'^Search for ["“«\'](?P<q>.+?)["”»\']$')
-_FILL_STEP = re.compile(r"^(?:Type|Append|Select|Check|Choose) ")
+_FILL_STEP = re.compile(r"^(?:Type|Append|Replace|Select|Check|Choose) ")
 _CREATING = re.compile(r"\b(?:new|create|add|file|submit|report|compose)\b", re.I)
 _ARTICLES = re.compile(r"^(?:the|a|an|that|this|its)\s+", re.I)
 LISTING_WORDS = "list index all browse view report reports overview roadmap milestones"
@@ -59,6 +61,9 @@ LISTING_WORDS = "list index all browse view report reports overview roadmap mile
 def record_goal_of(parsed: ParsedGoal) -> RecordGoal | None:
     """The record operation of a goal: in what the grammar cannot read, or in a goal that describes a record
     (the grammar would only guess a click or a typing from its words)."""
+    edit = read_text_edit(parsed.goal)
+    if edit is not None:
+        return edit
     whole = read_record_goal(parsed.goal)
     if parsed.understood:
         return whole if whole is not None and (whole.about or whole.number or whole.search) else None
@@ -105,6 +110,8 @@ def fill_step(fill: Fill) -> str:
         return SelectOption(fill.value, fill.label).step()
     if fill.how == "check":
         return SetCheck(fill.label).step()
+    if fill.how == "replace":
+        return TypeText(fill.value, fill.label, replace=fill.old).step()
     return TypeText(fill.value, fill.label, append=fill.how == "append").step()
 
 
@@ -253,7 +260,10 @@ def _placed(history: list[HistoryItem]) -> set[str]:
     """Values already put into fields by earlier steps."""
     done = set()
     for item in _ok(history):
-        m = re.match(r'^(?:Type|Append|Select) ["“«\'](?P<v>.+?)["”»\']', str(item.get("plan_step") or ""))
+        m = re.match(
+            r'^(?:Type|Append|Select|Replace ["“«\'].+?["”»\'] with) ["“«\'](?P<v>.+?)["”»\']',
+            str(item.get("plan_step") or ""),
+        )
         if m:
             done.add(m.group("v"))
     return done
@@ -315,6 +325,11 @@ def _find(
     if link is not None:
         return _steps(
             [Click(visible_text(link), "link").step()], "the link that best matches the record", raw
+        )
+    address = numbered_address(goal.number, observation)
+    if address and not any(h.get("plan_step") == Navigate(address).step() for h in history):
+        return _steps(
+            [Navigate(address).step()], "its siblings' links say where a record of this number is", raw
         )
     query = _ARTICLES.sub("", record_words(goal) or (f"#{goal.number}" if goal.number else "")).strip()
     if query and search_box(observation) is not None and query.lower() not in searched:
@@ -390,3 +405,14 @@ def record_lookup(question: str, request: PlanRequest) -> PlanResult | None:
         return None
     found = _find(goal, observation, list(request.get("history") or []), {"record": {"op": "read"}})
     return None if found.get("task_complete") else found
+
+
+def record_page_first(question: str, request: PlanRequest) -> PlanResult | None:
+    """A question naming a record by its number, answered on a page that is not the record's own (a listing
+    row): the record's page, linked from here, is where its fields are read and proven; None otherwise."""
+    goal = record_question(question)
+    if goal is None or not goal.number:
+        return None
+    found = record_lookup(question, request)
+    steps = (found or {}).get("proposed_actions") or []
+    return found if steps and str(steps[0]).startswith(("Click", "Navigate")) else None

@@ -7,10 +7,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from agent.planning.offline.page import is_select, is_text_field, role_of, visible_text
-from agent.planning.offline.records.forms import form_fields, save_control, with_synonyms
-from agent.planning.offline.records.goal import RecordGoal
-from agent.planning.offline.text import norm, similarity
+from agent.planning.offline.page import is_heading, is_select, is_text_field, role_of, visible_text
+from agent.planning.offline.records.fields import record_fields
+from agent.planning.offline.records.forms import (
+    field_label,
+    form_fields,
+    on_record,
+    save_control,
+    with_synonyms,
+)
+from agent.planning.offline.records.goal import STATUS_WORDS, RecordGoal
+from agent.planning.offline.text import norm, similarity, tokens
 from agent.types import Observation
 from agent.util.page_errors import ERROR_MESSAGE
 
@@ -94,4 +101,43 @@ def read_change(goal: RecordGoal, observation: Observation) -> Reading:
         line = (named or hits)[0]
         what = f"{words} {value!r}" if words else repr(value[:80])
         reading.seen.append(f"{what} shown: {line[:140]}")
+    if goal.replace and norm(goal.replace[0]) not in norm(goal.replace[1]):
+        left = [ln for ln in lines if _contains(ln, goal.replace[0])]
+        if left:  # the text edited away is still there: the edit did not land (or not everywhere)
+            reading.unseen.append(f"no {goal.replace[0]!r} (still shown: {left[0][:100]})")
+    if goal.op in STATUS_WORDS and not goal.values:
+        _read_state(goal, observation, lines, reading)
     return reading
+
+
+def _read_state(goal: RecordGoal, observation: Observation, lines: list[str], reading: Reading) -> None:
+    """A state change with no value of its own ('reopen ticket #12'): the page must show the state it leaves
+    ('reopened', 'closed'), outside the form's own choices (a radio labelled 'leave as closed' is not the state)."""
+    states = [w for w in STATUS_WORDS[goal.op] if w.endswith("ed")]
+    choices = {norm(field_label(e)) for e in form_fields(observation)}
+    heads = {norm(observation.get("title") or "")} | {
+        norm(visible_text(e)) for e in observation.get("elements") or [] if is_heading(e)
+    }
+    about = set(tokens(goal.about)) if goal.about else set()
+    if on_record(goal, observation):  # the record's own 'Status: reopened' field
+        names = with_synonyms("status")
+        for f in record_fields(observation):
+            word = next((w for w in states if _contains(f.value, w)), "")
+            if word and any(similarity(n, f.label) >= 0.9 for n in names):
+                reading.seen.append(f"status {word!r} shown: {f.label}: {f.value}")
+                return
+    for line in lines:
+        if norm(line) in choices:
+            continue
+        named = (
+            norm(line) in heads
+            or (goal.number and re.search(rf"(?:#|\b){re.escape(goal.number)}\b", line, re.I))
+            or (about and len(about & set(tokens(line))) * 2 >= len(about))
+        )
+        if not named:
+            continue  # another record's state (a listing after the save) says nothing of this one
+        word = next((w for w in states if _contains(line, w)), "")
+        if word:
+            reading.seen.append(f"status {word!r} shown: {line[:140]}")
+            return
+    reading.unseen.append(states[0] if states else goal.op)
