@@ -265,11 +265,13 @@ def _classify(question: str) -> Query:
     attribute = _attribute(core)
     if attribute:
         attr_text, entity = attribute
+        kind = re.match(r"^(?P<n>[a-z]+)\s+(?P<e>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*)*)$", entity)
         return Query(
             "attribute",
             q,
             attr=attr_text,
-            entity=entity,
+            entity=kind.group("e") if kind else entity,  # 'the customer Chen Wei': Chen Wei, a customer
+            noun=kind.group("n") if kind else "",
             value_type=_value_type(attr_text or q),
             yes_no=yes_no,
         )

@@ -94,8 +94,7 @@ def _field_answer(query: Query, observation: Observation) -> Answer | None:
     heads = [str(observation.get("title") or "")] + [
         visible_text(e) for e in observation.get("elements") or [] if (e.get("tag") or "") in ("h1", "h2")
     ]
-    name = re.sub(r"^[a-z]+\s+(?=[A-Z])", "", query.entity.strip())  # 'customer Chen Wei': the name
-    if not any(f" {norm(name)} " in f" {norm(h)} " for h in heads):
+    if not any(f" {norm(query.entity)} " in f" {norm(h)} " for h in heads):
         return None  # the form is the record's own only when the page is titled for it
     attr = norm(query.attr)
     for el in observation.get("elements") or []:

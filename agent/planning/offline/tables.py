@@ -73,6 +73,18 @@ def _mentions(question: str, text: str) -> bool:
     return re.search(r"(?<![\w.])" + re.escape(value) + r"(?![\w]|\.\w)", question.lower()) is not None
 
 
+def _linked(observation: Observation, headers: list[Cell]) -> list[Cell]:
+    """Links standing in a column (a row's name that links to its record): they key their row like a cell."""
+    out = []
+    for el in observation.get("elements") or []:
+        box, text = rect(el), visible_text(el)
+        if box is not None and text and role_of(el) == "link":
+            cell = Cell(el, text, box[0], box[1], box[2])
+            if _column_of(cell, headers) is not None:
+                out.append(cell)
+    return out
+
+
 def table_answer(query: Query, observation: Observation) -> Answer | None:
     """The cell at the row the question names and the column it asks about, or None when the question does
     not point into a table on this page."""
@@ -83,7 +95,7 @@ def table_answer(query: Query, observation: Observation) -> Answer | None:
     # a header with another header above it heads its row, not a column ('Chen Wei' in a list of people)
     row_heads = [h for h in headers if _column_of(h, headers) is not None]
     headers = [h for h in headers if h not in row_heads]
-    keys = [c for c in cells + row_heads if _mentions(query.question, c.text)]
+    keys = [c for c in cells + row_heads + _linked(observation, headers) if _mentions(query.question, c.text)]
     if not keys:
         return None
     key = max(keys, key=lambda c: len(c.text))

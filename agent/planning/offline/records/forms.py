@@ -182,7 +182,7 @@ def _labelled_fills(goal: RecordGoal, fields: list[Element], taken: set[int]) ->
         words = r"\s+".join(re.escape(w) for w in label.split())
         m = re.search(
             rf"\b{words}\s*(?:is\s+|of\s+|=\s*|:\s*|to\s+|as\s+)?\s(?P<v>\x00\d+\x00|(?!(?:{'|'.join(_STOP)})\b)"
-            r"[\w.@/+-]+(?:\s+[A-Z][\w.-]*)*)",
+            r"[\w.@/+-]+(?:\s+(?-i:[A-Z])[\w.-]*)*)",
             goal.said,
             re.I,
         )

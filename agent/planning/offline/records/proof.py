@@ -132,8 +132,10 @@ def read_change(
     lines = _lines(observation, fields=reread)
     ident = identity(goal)
     own = on_record(goal, observation) or bool(goal.title and names_record(goal.title, observation))
-    if ident and not own and (goal.number or observation.get("page_type") == "listing"):
-        lines = [ln for ln in lines if _contains(ln, ident) or similarity(ident, ln) >= 0.8]
+    if ident and not own:  # a page of many records: only the lines that name this one speak for it
+        named = [ln for ln in lines if _contains(ln, ident) or similarity(ident, ln) >= 0.8]
+        if named or goal.number or observation.get("page_type") == "listing":
+            lines = named
     labelled = dict(goal.settings)
     values = list(goal.values) + [v for v in placed if not any(norm(v) == norm(w) for w in goal.values)]
     for value in values:
