@@ -122,3 +122,14 @@ def test_agreeing_to_a_pages_risky_question_is_risky():
     assert risky["risk"] == "high", risky
     calm = {**obs, "page_text": "Edit person\nAll good."}
     assert analyze_action({"action": "click", "element_id": 1, "args": {}}, calm, goal="")["risk"] == "low"
+
+
+def test_a_form_counts_as_read_again_only_after_a_click_that_loaded_another_page():
+    from agent.planning.offline.records.plan import reread
+
+    typed = {"plan_step": 'Type "x" into "Notes"', "status": "success", "url": "http://a.test/r/2/edit"}
+    saved = {"plan_step": 'Click the "Save" button', "status": "success", "url": "http://a.test/r/"}
+    opened = {"plan_step": 'Click the "R-2" link', "status": "success", "url": "http://a.test/r/2/edit"}
+    stayed = {"plan_step": 'Click the "Details" link', "status": "success", "url": "http://a.test/r/"}
+    assert reread([typed, saved, opened])
+    assert not reread([typed, saved]) and not reread([typed, saved, stayed])

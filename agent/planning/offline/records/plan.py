@@ -160,12 +160,15 @@ def placed_values(history: list[HistoryItem]) -> tuple[str, ...]:
 
 
 def reread(history: list[HistoryItem]) -> bool:
-    """The record was opened again after the last save (a click after it): its form now shows what was stored."""
-    for item in reversed(_ok(history)):
-        m = _CLICKED.match(str(item.get("plan_step") or ""))
+    """The record was opened again after the last save (a click after it that loaded another address): its form
+    now shows what was stored, not what was typed."""
+    items = _ok(history)
+    for n in range(len(items) - 1, -1, -1):
+        m = _CLICKED.match(str(items[n].get("plan_step") or ""))
         if m and SAVE.search(m.group("t")):
             return False
-        if m:
+        moved = n > 0 and items[n].get("url") != items[n - 1].get("url")
+        if m and (moved or (items[n].get("effect") or {}).get("url_changed")):  # type: ignore[attr-defined]
             return True
     return False
 
