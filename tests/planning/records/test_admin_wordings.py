@@ -133,3 +133,18 @@ def test_a_form_counts_as_read_again_only_after_a_click_that_loaded_another_page
     stayed = {"plan_step": 'Click the "Details" link', "status": "success", "url": "http://a.test/r/"}
     assert reread([typed, saved, opened])
     assert not reread([typed, saved]) and not reread([typed, saved, stayed])
+
+
+def test_a_page_read_while_still_loading_after_the_save_is_read_again():
+    from agent.planning.offline.records.plan import plan_record
+
+    goal = read_record_goal("cancel order SO-7")
+    history = [
+        {"plan_step": 'Select "Cancelled" from "Status"', "status": "success", "url": "http://a.test/o/7"},
+        {"plan_step": 'Click the "Save" button', "status": "success", "url": "http://a.test/o/"},
+    ]
+    blank = {"url": "http://a.test/o/", "title": "Orders", "elements": [], "page_text": ""}
+    result = plan_record({"observation": blank, "history": history}, goal)
+    assert result["proposed_actions"] == ["Wait 1 seconds"] and not result["task_complete"]
+    waited = history + [{"plan_step": "Wait 1 seconds", "status": "success"}] * 2
+    assert plan_record({"observation": blank, "history": waited}, goal)["task_complete"]

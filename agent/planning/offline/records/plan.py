@@ -24,6 +24,7 @@ from agent.planning.offline.intents import (
     SetCheck,
     Submit,
     TypeText,
+    Wait,
 )
 from agent.planning.offline.page import is_link, visible_text
 from agent.planning.offline.records.delete import (
@@ -338,6 +339,10 @@ def _after_save(
     goal: RecordGoal, observation: Observation, history: list[HistoryItem], saves: int, raw: dict[str, Any]
 ) -> PlanResult:
     again = reread(history)
+    blank = not observation.get("elements") and not str(observation.get("page_text") or "").strip()
+    waited = sum(1 for h in history if h.get("plan_step") == Wait().step())
+    if blank and waited < 2:  # the page after the save was read while still loading: read it again
+        return _steps([Wait().step()], "the page after the save is still empty", raw)
     reading = read_change(goal, observation, placed_values(history), again)
     raw["record"]["seen"] = reading.seen
     if reading.proven:
