@@ -145,6 +145,9 @@ def _click_reasons(
     if kind:
         asked = " (the goal asks for it, but it cannot be undone)" if _goal_mentions(goal, label) else ""
         reasons.append(f"clicking {what} {_WHY[kind]}{asked}")
+    asked = _confirms(observation) if not kind and submits_button(element) else None
+    if asked:
+        reasons.append(f"clicking {what} agrees to what the page asks ({_WHY[asked]})")
     attrs = element.get("attrs") or {}
     if "download" in attrs:
         reasons.append(f"clicking {what} downloads a file")
@@ -159,6 +162,25 @@ def _click_reasons(
         if carried:
             reasons.append(f"the link {what} sends your data ({carried!r}) to {host_of(href)}")
     return reasons
+
+
+_ASKS = re.compile(r"\bare\s+you\s+sure\b|\bconfirm\b|\bcannot\s+be\s+undone\b|\breally\s+want\b", re.I)
+
+
+def submits_button(element: dict[str, Any]) -> bool:
+    return not _is_link(element) and element.get("input_type") not in ("checkbox", "radio", "text", "search")
+
+
+def _confirms(observation: dict[str, Any]) -> str | None:
+    """The risky kind a page's question names ('Are you sure you want to delete ...?'): the button that agrees
+    to it does that, whatever its own label says ('Yes, I'm sure')."""
+    text = f"{observation.get('title') or ''}\n{str(observation.get('page_text') or '')[:3000]}"
+    for line in text.splitlines():
+        if _ASKS.search(line):
+            kind = risky_kind(line)
+            if kind:
+                return kind
+    return None
 
 
 def _goal_mentions(goal: str, label: str) -> bool:

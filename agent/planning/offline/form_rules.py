@@ -63,7 +63,10 @@ def _credentials(rest: str, spans: tuple[str, ...]) -> tuple[str, str, str]:
     )
     if um and um.group("u").lower() not in ("and", "with", "password", "the", "a", "an"):
         user = value(um.group("u"), spans)
-        rest = rest[: um.start()] + " " + rest[um.end() :]
+        slash = re.match(r"\s*/\s*(?P<p>" + _CRED + ")", rest[um.end() :])  # 'as dave / s3cret'
+        if slash and not password:
+            password = value(slash.group("p"), spans)
+        rest = rest[: um.start()] + " " + rest[um.end() + (slash.end() if slash else 0) :]
     if not password and user and "/" in user and user.count("/") == 1 and "://" not in user:
         user, password = (s.strip() for s in user.split("/"))
     return user, password, rest.strip()

@@ -83,6 +83,7 @@ QUESTION_WORDS = frozenset(
 
 
 #: 'how many X does a worker start': a number the page states, not items to count.
+PRONOUNS_ASKED = frozenset("it they you we i he she".split())
 _STATED_NUMBER = re.compile(
     r"^\s*times\b|\b(?:does|do|did|will|can|should|would|could)\s+\w+"
     r"|\b(?:i|you|we|they)\s+(?:have|has|had|get|got|need|must|can|may|should|will)\b"
@@ -203,6 +204,13 @@ def _classify(question: str) -> Query:
     )
     if m:
         rest = next(g for g in (m.group("r"), m.group("r2"), m.group("r3")) if g is not None)
+        state = re.match(
+            r"^\s*(?:the\s+)?(?P<n>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|are|were|was)\s+(?P<s>[a-z]+)\s*$", rest
+        )
+        listed = r"^(?:there|listed|shown|displayed|available|visible|left|found|selected|checked|in|on)$"
+        if state and not re.match(listed, state.group("s")) and state.group("n") not in PRONOUNS_ASKED:
+            noun = f"{state.group('s')} {state.group('n')}"  # 'how many orders are pending': pending orders
+            return Query("count", q, noun=_noun(noun), price_filter=price_filter)
         if _STATED_NUMBER.search(rest):  # 'how many times' asks for a number, it is not about times
             stated = re.sub(r"\bhow\s+many\s+times\b", "how many", q, flags=re.I)
             noun = "" if re.match(r"^\s*times\b", rest, re.I) else _noun(rest)
@@ -273,11 +281,13 @@ def _classify(question: str) -> Query:
     attribute = _attribute(core)
     if attribute:
         attr_text, entity = attribute
+        kind = re.match(r"^(?P<n>[a-z]+)\s+(?P<e>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*)*)$", entity)
         return Query(
             "attribute",
             q,
             attr=attr_text,
-            entity=entity,
+            entity=kind.group("e") if kind else entity,  # 'the customer Chen Wei': Chen Wei, a customer
+            noun=kind.group("n") if kind else "",
             value_type=_value_type(attr_text or q),
             yes_no=yes_no,
         )
@@ -312,6 +322,14 @@ def _attribute(core: str) -> tuple[str, str] | None:
         m = re.match(rx, core, re.I)
         if m:
             return (attr_name or m.group("a"), m.group("e").strip())
+    m = re.match(  # 'Which city is the customer Chen Wei in?', 'what country does Ana live in'
+        r"^(?:which|what)\s+(?P<a>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?:is|are|was|were|does|do|did)\s+(?:the\s+)?"
+        r"(?P<e>.+?)\s+(?:(?:based|located|living|live|lives|work|works)\s+)?(?:in|from|at)$",
+        core,
+        re.I,
+    )
+    if m:
+        return (m.group("a"), m.group("e").strip())
     m = re.match(
         r"^(?:the\s+)?(?P<a>[\w\s-]+?)\s+(?:of|for)\s+(?:the\s+|a\s+|an\s+)?(?P<e>.+)$", strip_q, re.I
     )

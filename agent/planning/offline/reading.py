@@ -13,7 +13,7 @@ import re
 from dataclasses import replace
 
 from agent.planning.offline.answers import TEXT_ITSELF, answer_on
-from agent.planning.offline.page import is_link, repeated_link_labels, visible_text
+from agent.planning.offline.page import is_link, is_select, is_text_field, repeated_link_labels, visible_text
 from agent.planning.offline.questions import Answer, Query, analyze, subject_words
 from agent.planning.offline.sections import (
     EXACT_NAME,
@@ -25,8 +25,8 @@ from agent.planning.offline.sections import (
     section_of_line,
     source_url,
 )
-from agent.planning.offline.tables import table_answer, table_caption
-from agent.planning.offline.text import clip, norm, tokens
+from agent.planning.offline.tables import table_answer, table_caption, table_count
+from agent.planning.offline.text import clip, norm, similarity, tokens
 from agent.planning.offline.values import page_lines
 from agent.types import Observation
 
@@ -86,7 +86,36 @@ def _names_exactly(query: Query, answer: Answer) -> bool:
     return bool(re.search(r"(?<![\w.])" + re.escape(query.entity.strip().lower()) + r"(?![\w]|\.\w)", said))
 
 
+def _field_answer(query: Query, observation: Observation) -> Answer | None:
+    """A record's edit form answers 'the city of X' with what its 'City' field holds, never with the line the
+    page text shows after the label (a field's value is not page text)."""
+    if query.kind != "attribute" or not query.attr or not query.entity:
+        return None
+    heads = [str(observation.get("title") or "")] + [
+        visible_text(e) for e in observation.get("elements") or [] if (e.get("tag") or "") in ("h1", "h2")
+    ]
+    if not any(f" {norm(query.entity)} " in f" {norm(h)} " for h in heads):
+        return None  # the form is the record's own only when the page is titled for it
+    attr = norm(query.attr)
+    for el in observation.get("elements") or []:
+        if not (is_text_field(el) or is_select(el)) or (el.get("zone") or "main") not in ("main", ""):
+            continue
+        label = norm(str(el.get("name") or "")).strip(" :*")
+        if label and (label == attr or similarity(label, attr) >= 0.9):
+            value = " ".join(str(el.get("value") or "").split())
+            if not value or value.strip("-") == "":
+                return Answer(False, f"The field {label!r} is empty.")
+            return Answer(True, value, f"the field {label!r} holds it", source=_url(observation))
+    return None
+
+
 def _answer(query: Query, observation: Observation) -> Answer:
+    field = _field_answer(query, observation)
+    if field is not None:
+        return field
+    counted = table_count(query, observation) if query.kind == "count" else None
+    if counted is not None:
+        return replace(counted, source=source_url(_url(observation), None))
     if query.kind in SECTIONED:
         cell = table_answer(query, observation)
         if cell is not None:

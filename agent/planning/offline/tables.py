@@ -74,6 +74,18 @@ def _mentions(question: str, text: str) -> bool:
     return re.search(r"(?<![\w.])" + re.escape(value) + r"(?![\w]|\.\w)", question.lower()) is not None
 
 
+def _linked(observation: Observation, headers: list[Cell]) -> list[Cell]:
+    """Links standing in a column (a row's name that links to its record): they key their row like a cell."""
+    out = []
+    for el in observation.get("elements") or []:
+        box, text = rect(el), visible_text(el)
+        if box is not None and text and role_of(el) == "link":
+            cell = Cell(el, text, box[0], box[1], box[2])
+            if _column_of(cell, headers) is not None:
+                out.append(cell)
+    return out
+
+
 def table_answer(query: Query, observation: Observation) -> Answer | None:
     """The cell at the row the question names and the column it asks about, or None when the question does
     not point into a table on this page."""
@@ -81,8 +93,11 @@ def table_answer(query: Query, observation: Observation) -> Answer | None:
     if not headers or not cells:
         return None
     question = query.question.strip().lower()
-    keys = [c for c in cells if _mentions(query.question, c.text)]
-    key = max(keys, key=lambda c: len(c.text)) if keys else _named_row_key(query.question, cells)
+    # a header with another header above it heads its row, not a column ('Chen Wei' in a list of people)
+    row_heads = [h for h in headers if _column_of(h, headers) is not None]
+    headers = [h for h in headers if h not in row_heads]
+    keys = [c for c in cells + row_heads + _linked(observation, headers) if _mentions(query.question, c.text)]
+    key = max(keys, key=lambda c: len(c.text)) if keys else _named_row_key(query.question, cells + row_heads)
     if key is None:
         return None
     row_name = _column_of(key, headers)
@@ -159,3 +174,26 @@ def table_caption(observation: Observation) -> str:
         if (el.get("tag") or "").lower() == "caption":
             return visible_text(el)
     return ""
+
+
+def table_count(query: Query, observation: Observation) -> Answer | None:
+    """'How many orders are pending': the rows of a table whose cell in one column says 'Pending', when the
+    table shows every row (a page that states more rows than it shows is not counted)."""
+    words = tokens(query.noun)
+    if len(words) < 2:
+        return None
+    qualifier = " ".join(words[:-1])
+    headers, cells = _cells(observation)
+    row_heads = [h for h in headers if _column_of(h, headers) is not None]
+    columns = [h for h in headers if h not in row_heads]
+    hits = [c for c in cells + row_heads if " ".join(tokens(c.text)) == qualifier]
+    heads = {id(_column_of(c, columns)) for c in hits}
+    if not hits or len(heads) != 1 or _column_of(hits[0], columns) is None:
+        return None
+    rows = {round(c.y) for c in cells + row_heads if _column_of(c, columns) is not None}
+    stated = re.findall(r"^\s*(\d+)\s+" + re.escape(words[-1][:-1] if words[-1].endswith("s") else words[-1]),
+                        str(observation.get("page_text") or ""), re.I | re.M)  # fmt: skip
+    if any(int(n) > len(rows) for n in stated):
+        return None  # the page holds more of them than it shows
+    header = _column_of(hits[0], columns)
+    return Answer(True, str(len(hits)), f"counted {len(hits)} rows with {qualifier!r} under {header.text!r}")

@@ -8,10 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 from agent.planning.offline import parse_goal
+from agent.planning.offline.records.delete import delete_confirmed, deletion_shown
 from agent.planning.offline.records.forms import on_record, record_words
 from agent.planning.offline.records.goal import RecordGoal
-from agent.planning.offline.records.plan import record_goal_of, saves_sent
-from agent.planning.offline.records.proof import read_change
+from agent.planning.offline.records.plan import placed_values, record_goal_of, reread, saves_sent
+from agent.planning.offline.records.proof import identity, read_change
 
 Proof = tuple[dict[str, Any] | None, str]
 
@@ -20,6 +21,8 @@ def change_part(record: RecordGoal, goal: str) -> dict[str, Any]:
     """The part a record operation adds to the goal's parts (``record``: the goal text it is read from)."""
     if record.op == "open":
         text = f"the {record.noun or 'record'} {record_words(record) or '#' + record.number!r} is open"
+    elif record.op == "delete":
+        text = f"the {record.noun or 'record'} {identity(record)!r} is deleted and gone from the page after"
     else:
         shown = ", ".join(repr(v) for v in record.values) or record.op
         text = f"the {record.noun or 'record'} read again after saving shows {shown}"
@@ -43,9 +46,12 @@ def change_evidence(
         if on_record(record, observation):
             return shown(f"heading/title: {observation.get('title') or ''}")
         return None, f"{part.get('text')}: the page open is not that record"
+    if record.op == "delete":
+        quote = deletion_shown(record, observation, identity(record)) if delete_confirmed(history) else ""
+        return shown(quote) if quote else (None, f"{part.get('text')}: the page does not show it deleted")
     if not saves_sent(history):
         return None, f"{part.get('text')}: no save was sent"
-    reading = read_change(record, observation)
+    reading = read_change(record, observation, placed_values(history), reread(history))
     if reading.problem:
         preview = reading.problem == "preview"
         why = "the page is still a preview" if preview else f"the page answered {reading.problem!r}"

@@ -11,10 +11,11 @@ import re
 from dataclasses import dataclass
 
 from agent.planning.offline import page as kinds
+from agent.planning.offline.dates import value_kind
 from agent.planning.offline.page import labels, reading_order, role_of, visible_text
 from agent.planning.offline.records.goal import CONTROL_WORDS, STATUS_WORDS, RecordGoal, kind_of
 from agent.planning.offline.semantic import blended
-from agent.planning.offline.text import norm, similarity, split_identifier
+from agent.planning.offline.text import norm, similarity, split_identifier, unmask
 from agent.types import Element, Observation
 
 #: A control that saves what the form holds.
@@ -148,6 +149,10 @@ def _value_fill(words: str, value: str, fields: list[Element]) -> Fill | None:
             return Fill(named, option, "select", words)
     elif named is not None and kinds.is_text_field(named):
         return Fill(named, value, "type", words)
+    if named is None and value_kind(value) == "date":  # 'the date': the one field that holds a date
+        dated = [e for e in fields if kinds.is_text_field(e) and _holds_date(e)]
+        if len(dated) == 1:
+            return Fill(dated[0], value, "type", words)
     for el in fields:  # a dropdown anywhere that offers the value ('close as fixed': a resolution list)
         if kinds.is_select(el) and not kinds.is_text_field(el):
             option = option_of(el, value)
@@ -155,6 +160,55 @@ def _value_fill(words: str, value: str, fields: list[Element]) -> Fill | None:
                 return Fill(el, option, "select", words or value)
     radio = _radio_for(value, fields)
     return Fill(radio, value, "check", words or value) if radio is not None else None
+
+
+def _holds_date(el: Element) -> bool:
+    return (el.get("input_type") or "") in ("date", "datetime-local") or value_kind(
+        str(el.get("value") or "")
+    ) == "date"
+
+
+_STOP = frozenset("the a an and or to of on in for with as is at by it its this that my our new".split())
+
+
+def _labelled_fills(goal: RecordGoal, fields: list[Element], taken: set[int]) -> list[Fill]:
+    """Fields whose label the goal says right before a value ('city Porto', 'placed on 2026-11-20'): the page's
+    own field names read in the goal's words."""
+    fills = []
+    for el in fields:
+        if int(el.get("id") or -1) in taken or kinds.is_checkable(el):
+            continue
+        label = norm(field_label(el)).strip(" :*")
+        if len(label) < 3 or label in _STOP:
+            continue
+        words = r"\s+".join(re.escape(w) for w in label.split())
+        m = re.search(
+            rf"\b{words}\s*(?:is\s+|of\s+|=\s*|:\s*|to\s+|as\s+)?\s(?P<v>\x00\d+\x00|(?!(?:{'|'.join(_STOP)})\b)"
+            r"[\w.@/+-]+(?:\s+(?-i:[A-Z])[\w.-]*)*)",
+            goal.said,
+            re.I,
+        )
+        if m is None:
+            continue
+        value = unmask(m.group("v").strip(" .,;:"), goal.spans).strip()
+        if not value or value in goal.values:
+            continue
+        if kinds.is_select(el) and not kinds.is_text_field(el):
+            option = option_of(el, value)
+            if option:
+                fills.append(Fill(el, option, "select", label))
+        else:
+            fills.append(Fill(el, value, "type", label))
+    return fills
+
+
+_IDENTIFIER = re.compile(r"\b(?:number|no|id|code|reference|ref|key)\b", re.I)
+
+
+def _number_field(goal: RecordGoal, lines: list[Element]) -> Element | None:
+    """The field a new record's own number goes into ('create order SO-1013': 'Order number')."""
+    named = [e for e in lines if _IDENTIFIER.search(field_label(e)) and not str(e.get("value") or "").strip()]
+    return named[0] if len(named) == 1 else None
 
 
 def _row(el: Element) -> tuple[float, float]:
@@ -213,7 +267,8 @@ def plan_fills(goal: RecordGoal, observation: Observation) -> tuple[list[Fill], 
             or (areas[0] if len(areas) == 1 else None)
             or (areas[0] if areas else None)
         )
-        how = "append" if goal.op == "append" else "type"
+        kept = area is not None and goal.op == "comment" and str(area.get("value") or "").strip()
+        how = "append" if goal.op == "append" or kept else "type"  # adding a note never drops what is there
         fills.append(Fill(area, goal.text, how, wanted)) if area is not None else missing.append(goal.text)
     for words, value in goal.settings:
         fill = _value_fill(words, value, fields)
@@ -223,8 +278,15 @@ def plan_fills(goal: RecordGoal, observation: Observation) -> tuple[list[Fill], 
     for value in goal.loose:
         fill = _value_fill("", value, fields)
         fills.append(fill) if fill is not None else missing.append(value)
+    if goal.op == "create" and goal.number:
+        el = _number_field(goal, [e for e in lines if all(f.element is not e for f in fills)])
+        fills.append(Fill(el, goal.number, "type", "number")) if el is not None else missing.append(
+            goal.number
+        )
     taken = {int(f.element.get("id") or -1) for f in fills}
     if goal.op in ("create", "update"):
+        fills += _labelled_fills(goal, fields, taken)
+        taken = {int(f.element.get("id") or -1) for f in fills}
         fills += _goal_options(goal, fields, taken)
     if goal.op in STATUS_WORDS:
         status = next((f for w in STATUS_WORDS[goal.op] if (f := _value_fill("status", w, fields))), None)
@@ -290,7 +352,7 @@ def op_control(goal: RecordGoal, observation: Observation, tried: set[str]) -> E
         and visible_text(e)
         and len(visible_text(e)) <= 40
         and field_label(e) not in tried
-        and not NOT_SAVE.search(visible_text(e))
+        and (not NOT_SAVE.search(visible_text(e)) or goal.op == "delete")
     ]
     noun = goal.noun or ""
     kind = kind_of(noun)

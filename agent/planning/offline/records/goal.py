@@ -141,6 +141,7 @@ _RECORD_NOUNS = (
     "ticket", "bug", "defect", "issue", "task", "page", "wiki page", "article", "entry", "record", "item",
     "order", "request", "story", "report", "post", "note", "case", "incident", "feature", "enhancement",
     "milestone", "comment", "member", "user", "document", "plot", "booking", "customer", "product",
+    "person", "contact", "client", "employee", "project",
 )  # fmt: skip
 #: Words for the same kind of record: a control for another kind ('New Ticket' for a wiki page) is not it.
 KINDS: tuple[frozenset[str], ...] = (
@@ -154,7 +155,12 @@ KINDS: tuple[frozenset[str], ...] = (
 )
 _VERBS = "|".join(sorted({v for vs in OPERATIONS.values() for v in vs}, key=len, reverse=True))
 _SENTENCES = re.compile(
-    r"(?<=[.!?])\s+|\s*;\s*|\s*\n\s*|,?\s+then\s+|,?\s+and\s+(?=(?:" + _VERBS + r")\s)", I
+    r"(?<=[.!?])\s+|\s*;\s*|\s*\n\s*|,?\s+then\s+|,?\s+and\s+(?=(?:"
+    + _VERBS
+    + r")\s)|:\s+(?=(?:"
+    + _VERBS
+    + r")\s)",
+    I,
 )
 _CONTEXT = re.compile(r"^\s*(?:in|on|at|within)\s+(?P<where>(?:the\s+)?[^,\x00]{2,60}?),\s*", I)
 _PREDICATE = re.compile(r"\s+(?:is|are|was|were|has|have|seems?|looks?|got|needs?)\b.*$", I)
@@ -162,6 +168,26 @@ _ARTICLE = re.compile(r"^(?:the|a|an|that|this|our|my)\s+", I)
 _PAGE_WORD = re.compile(r"(?:\s+(?:wiki\s+)?page)?(?:\s*,?\s+keeping\b.*)?$", I)
 _REFERENCE = re.compile(r"\b(?:that|this|the\s+same|it|its)\b", I)
 _NOT_FIELDS = frozenset("it its this that the a an them new one".split())
+_LOGIN = re.compile(r"^\s*(?:(?:log|sign)[\s-]*(?:in|on)|login|signin)\b", I)
+_NAME = r"(?:\x00\d+\x00|[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3})"
+#: A record named right after its noun: 'customer Bruno Keller', 'the user "Test Customer"' (capitals or quotes).
+_NAMED = re.compile(
+    r"\b(?i:" + "|".join(sorted(_RECORD_NOUNS, key=len, reverse=True)) + r")\s+(?P<d>" + _NAME + ")"
+)
+#: The right value beside the wrong one: 'belongs to Dana Kowalski, not Emeka Obi', 'should be X, not Y'.
+_NOT_OLD = re.compile(
+    r"\b(?:to|be|is|for|by|of|at)\s+(?P<v>"
+    + _NAME
+    + r"|[\w.@/-]+),?\s+(?:and\s+)?not\s+(?P<w>"
+    + _NAME
+    + r"|[\w.@/-]+)"
+)
+#: The field a fix names without its value ('fix its customer', 'correct the date').
+_FIELD_ONLY = re.compile(r"^\s*(?:its|the|their|this)\s+(?P<f>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s*$", I)
+#: 'Keep the existing notes', 'keeping the rest': what the field holds stays, the new text goes after it.
+_KEEP = re.compile(
+    r"\bkeep(?:ing)?\s+(?:the\s+|all\s+(?:the\s+)?|its\s+)?(?:existing|old|current|rest|other)\b", I
+)
 
 
 @dataclass(frozen=True)
@@ -184,6 +210,7 @@ class RecordGoal:
     ] = ()  # (old, new): a text edit of the record's body, the rest kept (records.edits)
     wording: str = field(default="", compare=False)  # the goal's own words, quoted values left out
     spans: tuple[str, ...] = field(default=(), compare=False)
+    said: str = field(default="", compare=False)  # the goal with its quoted values masked (\x00n\x00)
 
     @property
     def values(self) -> tuple[str, ...]:
@@ -233,6 +260,11 @@ def _clean(value: str, spans: tuple[str, ...]) -> str:
 def read_record_goal(goal: str) -> RecordGoal | None:
     """The goal as a record operation, or None when its wording is not one (the grammar then has it)."""
     masked, spans = mask_quotes((goal or "").strip())
+    masked = re.sub(  # a quoted sentence ends its own: ': "Call after 5pm." Keep the rest'
+        r"(\x00(\d+)\x00)(?=\s+[A-Z])",
+        lambda m: m.group(1) + ("." if spans[int(m.group(2))].rstrip().endswith((".", "!", "?")) else ""),
+        masked,
+    )
     sentences = [s for s in _SENTENCES.split(masked) if s.strip()]
     op, rest, described = "", "", ""
     for sentence in sentences:
@@ -243,7 +275,7 @@ def read_record_goal(goal: str) -> RecordGoal | None:
         found, after = _op_of(sentence)
         if found and not op:
             op, rest = found, after
-        elif not found and not op:
+        elif not found and not op and not _LOGIN.match(sentence):
             described = f"{described} {sentence}".strip()
     search = _SEARCH.search(masked)
     first_found = bool(_FOUND.search(masked))
@@ -310,6 +342,14 @@ def read_record_goal(goal: str) -> RecordGoal | None:
         to = _TO_VALUE.search(stripped)
         if to:
             loose.append(_clean(to.group("v"), spans))
+    field_only = _FIELD_ONLY.match(stripped) if op == "update" and not (settings or loose) else None
+    right = _NOT_OLD.search(f"{described} {body}") if field_only else None
+    if field_only and right and field_only.group("f").split()[0].lower() not in _NOT_FIELDS:
+        settings.append(
+            (field_only.group("f").lower(), _clean(right.group("v"), spans))
+        )  # 'fix its customer'
+    if op == "comment" and text and _KEEP.search(masked):
+        op = "append"  # 'Add a note ...: "...". Keep the existing notes.': the field's text stays
     if op == "open" and not (about or number or search or first_found):
         return None  # "open the settings": plain navigation, the grammar's job
     if op in ("update", "comment") and not (settings or loose or text or title):
@@ -326,6 +366,9 @@ def read_record_goal(goal: str) -> RecordGoal | None:
             "", _ARTICLE.sub("", described.strip(" .,"))
         ).strip()  # 'The dark mode colours ... are fixed now.'
     about = "" if search else _PAGE_WORD.sub("", about).strip()
+    named = _NAMED.search(f"{described} . {body}") if not (about or number or search) else None
+    if named and op != "create":
+        about = named.group("d")  # 'the email of customer Bruno Keller', 'delete the customer "Test"'
     added = re.match(r"^(?:the\s+|a\s+|an\s+)?(?P<f>[a-z]+)\s+(?P<v>\x00\d+\x00|[\w.-]+)\s+to\b", body, I)
     if op == "create" and (about or number) and added:  # 'Add the keyword regression to the ticket about ...'
         op, adds = "update", True
@@ -348,6 +391,7 @@ def read_record_goal(goal: str) -> RecordGoal | None:
         if title
         else re.sub(r"\x00\d+\x00", " ", masked),
         spans=spans,
+        said=masked,
     )
 
 

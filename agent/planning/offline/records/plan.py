@@ -24,9 +24,17 @@ from agent.planning.offline.intents import (
     SetCheck,
     Submit,
     TypeText,
+    Wait,
 )
 from agent.planning.offline.page import is_link, visible_text
 from agent.planning.offline.records.addresses import numbered_address
+from agent.planning.offline.records.delete import (
+    asks_to_confirm,
+    confirm_control,
+    delete_confirmed,
+    delete_started,
+    deletion_shown,
+)
 from agent.planning.offline.records.edits import read_text_edit
 from agent.planning.offline.records.forms import (
     FIELD_MATCH,
@@ -44,7 +52,7 @@ from agent.planning.offline.records.forms import (
     search_box,
 )
 from agent.planning.offline.records.goal import RecordGoal, kind_of, read_record_goal, record_question
-from agent.planning.offline.records.proof import CONFLICT, read_change
+from agent.planning.offline.records.proof import CONFLICT, identity, read_change
 from agent.planning.offline.text import clip, norm, similarity, split_identifier
 from agent.types import Observation
 
@@ -143,6 +151,36 @@ def saves_sent(history: list[HistoryItem]) -> int:
     return count
 
 
+_CREDENTIAL = re.compile(r"user\s*name|\buser\b|password|passcode|\blogin\b", re.I)
+_PLACED = re.compile(
+    r'^(?:Type|Append|Select) ["“«\'](?P<v>.+?)["”»\'] (?:into|to|from) ["“«\'](?P<f>.+?)["”»\']'
+)
+
+
+def placed_values(history: list[HistoryItem]) -> tuple[str, ...]:
+    """The values the steps put into the record's form (not a login's credentials), for its proof."""
+    out: list[str] = []
+    for item in _ok(history):
+        m = _PLACED.match(str(item.get("plan_step") or ""))
+        if m and not _CREDENTIAL.search(m.group("f")) and m.group("v") not in out:
+            out.append(m.group("v"))
+    return tuple(out)
+
+
+def reread(history: list[HistoryItem]) -> bool:
+    """The record was opened again after the last save (a click after it that loaded another address): its form
+    now shows what was stored, not what was typed."""
+    items = _ok(history)
+    for n in range(len(items) - 1, -1, -1):
+        m = _CLICKED.match(str(items[n].get("plan_step") or ""))
+        if m and SAVE.search(m.group("t")):
+            return False
+        moved = n > 0 and items[n].get("url") != items[n - 1].get("url")
+        if m and (moved or (items[n].get("effect") or {}).get("url_changed")):  # type: ignore[attr-defined]
+            return True
+    return False
+
+
 def _pending_save(history: list[HistoryItem]) -> bool:
     """The last thing done was a save (no fill step came after it)."""
     for item in reversed(_ok(history)):
@@ -162,6 +200,8 @@ def plan_record(request: PlanRequest, goal: RecordGoal) -> PlanResult:
     raw: dict[str, Any] = {
         "record": {"op": goal.op, "about": record_words(goal), "values": list(goal.values)}
     }
+    if goal.op == "delete":
+        return _delete(goal, observation, history, raw)
     saves = saves_sent(history)
     if goal.op != "open" and saves and _pending_save(history):
         return _after_save(goal, observation, history, saves, raw)
@@ -195,6 +235,31 @@ def plan_record(request: PlanRequest, goal: RecordGoal) -> PlanResult:
         )
     what = ", ".join(missing) or goal.op
     return _unmet("step_failed", f"Could not find where to {goal.op} on this page ({what}).", raw)
+
+
+def _delete(
+    goal: RecordGoal, observation: Observation, history: list[HistoryItem], raw: dict[str, Any]
+) -> PlanResult:
+    """Open the record, use its delete control, answer the confirmation yes, and end when the page after it
+    names the record as deleted and links to it no more."""
+    if delete_confirmed(history):
+        quote = deletion_shown(goal, observation, identity(goal))
+        raw["record"]["seen"] = [quote] if quote else []
+        if quote:
+            return _result(task_complete=True, success=True, final_answer=f"Deleted. The page says: {quote}",
+                           raw=raw, reasoning="the page names the record as deleted")  # fmt: skip
+        return _unmet(terminals.UNVERIFIED, "Deleted, but the page does not show the record as gone.", raw)
+    if delete_started(history) and asks_to_confirm(observation):
+        agree = confirm_control(observation)
+        return _steps([Click(field_label(agree) or visible_text(agree), "button").step()],
+                      "the page asks to confirm the deletion the goal asks for", raw)  # fmt: skip
+    if not on_record(goal, observation):
+        return _find(goal, observation, history, raw)
+    control = op_control(goal, observation, _clicked(history))
+    if control is None:
+        return _unmet("step_failed", "The record has no control that deletes it here.", raw)
+    return _steps([Click(field_label(control) or visible_text(control), _role(control)).step()],
+                  "the record's own delete control", raw)  # fmt: skip
 
 
 def _role(el: Any) -> str:
@@ -283,7 +348,12 @@ def _fill(goal: RecordGoal, observation: Observation, fills: list[Fill], raw: di
 def _after_save(
     goal: RecordGoal, observation: Observation, history: list[HistoryItem], saves: int, raw: dict[str, Any]
 ) -> PlanResult:
-    reading = read_change(goal, observation)
+    again = reread(history)
+    blank = not observation.get("elements") and not str(observation.get("page_text") or "").strip()
+    waited = sum(1 for h in history if h.get("plan_step") == Wait().step())
+    if blank and waited < 2:  # the page after the save was read while still loading: read it again
+        return _steps([Wait().step()], "the page after the save is still empty", raw)
+    reading = read_change(goal, observation, placed_values(history), again)
     raw["record"]["seen"] = reading.seen
     if reading.proven:
         answer = f"{goal.op.capitalize()} saved. The page now shows: " + "; ".join(reading.seen)
@@ -306,9 +376,12 @@ def _after_save(
     if any(f.value not in _placed(history) for f in fills) and saves < MAX_SAVES:
         return _fill(goal, observation, fills, raw)  # the next stage of the form takes the rest
     title = goal.title if goal.op == "create" else ""
-    link = record_link(RecordGoal(op="open", about=title), observation, _clicked(history)) if title else None
+    mine = RecordGoal(op="open", about=title or goal.about, number=goal.number)
+    link = None if again else record_link(mine, observation, set())
     if link is not None:
-        return _steps([Click(visible_text(link), "link").step()], "read the new record on its own page", raw)
+        return _steps(
+            [Click(visible_text(link), "link").step()], "read the record again on its own page", raw
+        )
     unseen = ", ".join(repr(v) for v in reading.unseen) or "the change"
     return _unmet(terminals.UNVERIFIED, f"Saved, but the page read again does not show {unseen}.", raw)
 

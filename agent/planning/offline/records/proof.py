@@ -7,11 +7,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from agent.planning.offline.dates import parse_when, value_kind
 from agent.planning.offline.page import is_heading, is_select, is_text_field, role_of, visible_text
 from agent.planning.offline.records.fields import record_fields
 from agent.planning.offline.records.forms import (
     field_label,
     form_fields,
+    names_record,
     on_record,
     save_control,
     with_synonyms,
@@ -42,18 +44,43 @@ class Reading:
         return not self.problem and not self.unseen and bool(self.seen)
 
 
-def _lines(observation: Observation) -> list[str]:
+#: The form an edit refuses comes back with a line like these (or a title starting 'Error').
+_FORM_ERROR = re.compile(r"\bplease\s+correct\b|\bfield\s+is\s+required\b|\berrors?\s+below\b", re.I)
+_DATES = re.compile(
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|"
+    r"\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+\d{4}|\b\d{4}-\d{2}-\d{2}\b|"
+    r"\b\d{1,2}/\d{1,2}/\d{4}\b",
+    re.I,
+)
+
+
+def _lines(observation: Observation, fields: bool = False) -> list[str]:
+    """The page's text lines (a dropdown's option list is not a value shown); with ``fields``, each field of a
+    form loaded afresh as 'Label: value' too (the record read again in its own edit form)."""
     options = {
         norm(o) for e in observation.get("elements") or [] if is_select(e) for o in e.get("options") or []
     }
     text = f"{observation.get('title') or ''}\n{observation.get('page_text') or ''}"
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-    return [ln for ln in lines if norm(ln) not in options]
+    lines = [ln for ln in lines if norm(ln) not in options]
+    if fields:
+        for e in form_fields(observation):
+            value = str(e.get("value") or "").strip()
+            if value and (is_text_field(e) or is_select(e)):
+                lines.append(f"{field_label(e).rstrip(': ')}: {' '.join(value.split())}")
+    return lines
+
+
+def _same_day(line: str, value: str) -> bool:
+    when = parse_when(value) if value_kind(value) == "date" else None
+    return when is not None and any(
+        (d := parse_when(m.group(0))) is not None and d.date() == when.date() for m in _DATES.finditer(line)
+    )
 
 
 def _contains(line: str, value: str) -> bool:
     v = norm(value)
-    return bool(v) and f" {v} " in f" {norm(line)} "
+    return bool(v) and (f" {v} " in f" {norm(line)} " or _same_day(line, value))
 
 
 def refusal(observation: Observation) -> str:
@@ -66,6 +93,11 @@ def refusal(observation: Observation) -> str:
     for line in _lines(observation)[:400]:
         if CONFLICT.search(line):
             return line[:200]
+    title = str(observation.get("title") or "")
+    if re.match(r"^\s*error\b", title, re.I) or save_control(observation, []) is not None:
+        for line in _lines(observation)[:400]:
+            if len(line) <= 160 and _FORM_ERROR.search(line):
+                return line[:200]
     return ""
 
 
@@ -80,17 +112,34 @@ def still_editing(goal: RecordGoal, observation: Observation) -> bool:
     return bool(held) and save_control(observation, held) is not None
 
 
-def read_change(goal: RecordGoal, observation: Observation) -> Reading:
-    """Each value of the goal as the page shows it ('priority: critical'), or why it does not count."""
+def identity(goal: RecordGoal) -> str:
+    """What names the record on a page of many (a listing's row): its number, description or new title."""
+    return goal.number or goal.about or goal.search or goal.title
+
+
+def read_change(
+    goal: RecordGoal, observation: Observation, placed: tuple[str, ...] = (), reread: bool = False
+) -> Reading:
+    """Each value of the goal, and each value ``placed`` into the form, as the page shows it ('priority:
+    critical'), or why it does not count. Off the record's own page (a listing after the save) a value counts only
+    on a line that also names the record; with ``reread`` (the record opened again after the save) its form's
+    fields show the values too."""
     reading = Reading()
     problem = refusal(observation)
     if problem:
         reading.problem = problem
-    elif still_editing(goal, observation):
+    elif still_editing(goal, observation) and not reread:
         reading.problem = "preview"
-    lines = _lines(observation)
+    lines = _lines(observation, fields=reread)
+    ident = identity(goal)
+    own = on_record(goal, observation) or bool(goal.title and names_record(goal.title, observation))
+    if ident and not own:  # a page of many records: only the lines that name this one speak for it
+        named = [ln for ln in lines if _contains(ln, ident) or similarity(ident, ln) >= 0.8]
+        if named or goal.number or observation.get("page_type") == "listing":
+            lines = named
     labelled = dict(goal.settings)
-    for value in goal.values:
+    values = list(goal.values) + [v for v in placed if not any(norm(v) == norm(w) for w in goal.values)]
+    for value in values:
         hits = [ln for ln in lines if _contains(ln, value[:80])]
         if not hits:
             reading.unseen.append(value)
