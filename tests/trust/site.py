@@ -5,6 +5,8 @@ line and hold only their own content; ``shell_routes`` serves them whole in :dat
 from __future__ import annotations
 
 import html
+import json
+import time
 from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 
@@ -72,7 +74,22 @@ def unavailable_catalogue_page(handler: SimpleHTTPRequestHandler) -> Response:
     )
 
 
+def lamp_api(handler: SimpleHTTPRequestHandler) -> Response:
+    """The data a client-side product page fetches after load: a short pause, as a real API takes."""
+    time.sleep(0.6)
+    if "orion" in handler.path:
+        return 404, {"Content-Type": "application/json"}, b'{"error": "no such product"}'
+    data = {
+        "name": "Arc desk lamp",
+        "about": "A slim aluminium lamp with a warm dimmable LED.",
+        "price": "$48.00",
+    }
+    return 200, {"Content-Type": "application/json"}, json.dumps(data).encode()
+
+
 ROUTES: dict[str, Route] = {
+    "/unseen/api/products/arc-desk-lamp": lamp_api,
+    "/unseen/api/products/orion-desk-lamp": lamp_api,
     "/unseen/catalogue/spring": unavailable_catalogue_page,
     "/unseen/products/halcyon-blender": soft_missing_page,
     "/products/nimbus-backpack/returns": missing_returns_page,

@@ -203,18 +203,22 @@ async (arg) => {
     const rival = (item, labelled) => {
       // Another item of the same list naming more of the subject ("Team, North America" beside "Starter, North
       // America"): this item is not the one. An item named only with its list's label must also stand out: when
-      // others name as much of the subject (one row the plan, another the region), none is proven.
+      // another names as much of the subject with words this one lacks (one row the plan, another the region),
+      // none is proven.
       if (!words.length) return "";
       // items compete on the subject's own words ("support" is not named by a status "Supported"); a definition
       // is scored with its term
-      const score = (el) => {
+      const named = (el) => {
         const own = new Set(low(itemText(el) + " " + labelOf(el)).split(/[\s_/,;:()\-]+/).map((t) => t.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "")));
-        return words.filter((w) => own.has(w) || own.has(w + "s") || (w.endsWith("s") && own.has(w.slice(0, -1)))).length;
+        return words.filter((w) => own.has(w) || own.has(w + "s") || (w.endsWith("s") && own.has(w.slice(0, -1))));
       };
-      const mine = score(item);
-      const best = Math.max(0, ...likeItems(item).map(score));
-      if (best > mine) return "another item of the same list names more of the subject";
-      if (labelled && best === mine && mine > 0 && mine < words.length) return "other items of the same list name as much of the subject";
+      const mine = named(item);
+      const others = likeItems(item).map(named);
+      if (others.some((o) => o.length > mine.length)) return "another item of the same list names more of the subject";
+      const apart = (o) => o.length === mine.length && o.some((w) => !mine.includes(w));
+      if (labelled && mine.length > 0 && mine.length < words.length && others.some(apart)) {
+        return "another item of the same list names as much of the subject, with other words";
+      }
       return "";
     };
     const lookAlike = (item) => {
