@@ -269,7 +269,11 @@ async def page_readings(
         for quote in quote_candidates(part, answer_for(part, questions, answer))[:MAX_QUOTES]:
             if quote not in readings:
                 readings[quote] = await read_quote(
-                    session, quote, subject, int(part.get("need") or 0) or None
+                    session,
+                    quote,
+                    subject,
+                    int(part.get("need") or 0) or None,
+                    lists=part.get("answer_kind") == "count",
                 )
     return readings
 

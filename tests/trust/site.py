@@ -5,6 +5,8 @@ line and hold only their own content; ``shell_routes`` serves them whole in :dat
 from __future__ import annotations
 
 import html
+import json
+import time
 from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 
@@ -52,7 +54,44 @@ def broken_order_page(handler: SimpleHTTPRequestHandler) -> Response:
     )
 
 
+def soft_missing_page(handler: SimpleHTTPRequestHandler) -> Response:
+    """A "soft 404": the shop's not-found view sent with HTTP 200 and the shop's plain title, naming the product
+    that was asked for and pricing look-alikes under it."""
+    return _page(
+        200,
+        "Lumen Store",
+        "<h1>Sorry, we couldn't find that page</h1><p>The Halcyon blender page you were looking for doesn't "
+        "exist any more. It may have moved.</p><h2>Popular right now</h2><ul><li>Halcyon blender jug "
+        "<b>$24.00</b></li><li>Halcyon blender blade set <b>$18.00</b></li></ul>",
+    )
+
+
+def unavailable_catalogue_page(handler: SimpleHTTPRequestHandler) -> Response:
+    return _page(
+        503,
+        "Service unavailable",
+        "<h1>Spring catalogue</h1><p class='error'>Our catalogue service is busy. Please come back later.</p>",
+    )
+
+
+def lamp_api(handler: SimpleHTTPRequestHandler) -> Response:
+    """The data a client-side product page fetches after load: a short pause, as a real API takes."""
+    time.sleep(0.6)
+    if "orion" in handler.path:
+        return 404, {"Content-Type": "application/json"}, b'{"error": "no such product"}'
+    data = {
+        "name": "Arc desk lamp",
+        "about": "A slim aluminium lamp with a warm dimmable LED.",
+        "price": "$48.00",
+    }
+    return 200, {"Content-Type": "application/json"}, json.dumps(data).encode()
+
+
 ROUTES: dict[str, Route] = {
+    "/unseen/api/products/arc-desk-lamp": lamp_api,
+    "/unseen/api/products/orion-desk-lamp": lamp_api,
+    "/unseen/catalogue/spring": unavailable_catalogue_page,
+    "/unseen/products/halcyon-blender": soft_missing_page,
     "/products/nimbus-backpack/returns": missing_returns_page,
     "/account/orders/4471": broken_order_page,
     **shell_routes(PAGES, SHELL),

@@ -169,7 +169,70 @@ async (arg) => {
     const hits = (text) => { const t = low(text); return words.filter((w) => named(t, w)).length; };
     const holds = (text) => words.length === 0 || hits(text) >= need;
     const q = low(arg.quote);
-    const HARD = /^(ASIDE|NAV|FOOTER)$/, HARD_ROLE = /^(complementary|navigation|contentinfo)$/;
+    // The quote as a whole token: "12" is not in "128 reviews", "$4.50" not in "$14.50".
+    const esc = q.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const bounded = new RegExp((/^[\p{L}\p{N}]/u.test(q) ? "(?<![\\p{L}\\p{N}])" : "") + esc +
+                               (/[\p{L}\p{N}]$/u.test(q) ? "(?![\\p{L}\\p{N}]|[.,]\\d)" : ""), "u");
+    const hasQ = (text) => !!q && bounded.test(low(text));
+    // Blocks that are never the page's content: side blocks, navigation, the site's banner and footer, dialogs
+    // (a cookie notice); a block there answers only when it names the subject itself.
+    const HARD = /^(ASIDE|NAV|FOOTER|DIALOG)$/, HARD_ROLE = /^(complementary|navigation|contentinfo|banner|dialog|alertdialog)$/;
+    const hardBlock = (n) => HARD.test(n.tagName) || HARD_ROLE.test((n.getAttribute && n.getAttribute("role")) || "") ||
+      (n.tagName === "HEADER" && !(n.parentElement && n.parentElement.closest("main,article,section")));
+    const STOP = new Set(["the", "of", "and", "for", "with", "in", "on", "to", "by", "at", "an", "or", "from"]);
+    const tokens = (text) => (low(text).match(/[\p{L}\p{N}]+/gu) || []).filter((t) => t.length > 1 && !STOP.has(t));
+    const spanned = (row) => {
+      // A row's cells include those spanning into it from rows above (rowspan): the Team plan's second row.
+      const table = row.closest && row.closest("table");
+      if (!table || row.tagName !== "TR") return "";
+      const rows = [...table.rows], at = rows.indexOf(row), parts = [];
+      for (let i = 0; i < at; i++) for (const c of rows[i].cells) if (c.rowSpan > 1 && i + c.rowSpan > at) parts.push(c.innerText || "");
+      return parts.join(" ");
+    };
+    const itemText = (el) => (el.tagName === "TR" ? spanned(el) + " " : "") + (el.innerText || "");
+    const sigOf = (c) => `${c.tagName}|${typeof c.className === "string" ? c.className : ""}`;
+    const headerRow = (el) => el.tagName === "TR" && el.cells.length > 0 && [...el.cells].every((c) => c.tagName === "TH");
+    const likeItems = (el) => (el.parentElement ? [...el.parentElement.children].filter((c) => c !== el && sigOf(c) === sigOf(el) && !headerRow(c)) : []);
+    const nameOf = (el) => {
+      // An item's name: its heading, link or first cell (the text that is not the quote).
+      for (const c of el.querySelectorAll("h1,h2,h3,h4,h5,h6,[itemprop=name],a,dt,th,td,strong,b")) {
+        const t = norm(c.innerText);
+        if (t && !hasQ(t)) return t;
+      }
+      return "";
+    };
+    const bareName = (text) => { const t = tokens(text); return t.length > 0 && holds(text) && t.every((w) => words.some((s) => named(w, s) || named(s, w))); };
+    const extraWords = (text) => tokens(text).filter((w) => !words.some((s) => named(w, s) || named(s, w)));
+    const rival = (item, labelled) => {
+      // Another item of the same list naming more of the subject ("Team, North America" beside "Starter, North
+      // America"): this item is not the one. An item named only with its list's label must also stand out: when
+      // another names as much of the subject with words this one lacks (one row the plan, another the region),
+      // none is proven.
+      if (!words.length) return "";
+      // items compete on the subject's own words ("support" is not named by a status "Supported"); a definition
+      // is scored with its term
+      const named = (el) => {
+        const own = new Set(low(itemText(el) + " " + labelOf(el)).split(/[\s_/,;:()\-]+/).map((t) => t.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "")));
+        return words.filter((w) => own.has(w) || own.has(w + "s") || (w.endsWith("s") && own.has(w.slice(0, -1))));
+      };
+      const mine = named(item);
+      const others = likeItems(item).map(named);
+      if (others.some((o) => o.length > mine.length)) return "another item of the same list names more of the subject";
+      const apart = (o) => o.length === mine.length && o.some((w) => !mine.includes(w));
+      if (labelled && mine.length > 0 && mine.length < words.length && others.some(apart)) {
+        return "another item of the same list names as much of the subject, with other words";
+      }
+      return "";
+    };
+    const lookAlike = (item) => {
+      // An item whose name adds words to the subject ("Blue Widget Pro") where the page names the subject itself
+      // (its heading, or another item called just that) is a look-alike, not the subject.
+      if (!words.length) return false;
+      const name = nameOf(item);
+      if (!name || !holds(name) || !extraWords(name).length) return false;
+      const h1 = document.querySelector("h1");
+      return (h1 && bareName(h1.innerText)) || likeItems(item).some((c) => bareName(nameOf(c)));
+    };
     const labelOf = (el) => {
       // The text that labels a block from outside it: a caption, legend, aria label, a heading or dt before it.
       const parts = [];
@@ -276,7 +339,7 @@ async (arg) => {
       const sheet = sheetOf(start);
       for (let n = start, depth = 0; n && depth < 30; n = parentOf(n), depth++) {
         if (n === document.body || n === document.documentElement) break;
-        const own = (n.innerText || "") + " " + labelOf(n) + " " + column;
+        const own = itemText(n) + " " + labelOf(n) + " " + column;
         if (!foreign && holds(own)) {
           // A side block (aside, nav, footer) naming the subject on a page whose heading names it too speaks of
           // a look-alike ("Blue Widget Pro" beside "Blue Widget"): the page's own content is what answers.
@@ -286,10 +349,14 @@ async (arg) => {
             return { ok: false, block: describe(n), block_text: norm(n.innerText).slice(0, 300),
                      why: "it sits in a side block of a page about the subject (a look-alike item)" };
           }
+          if (repeated(n) && n.parentElement) {
+            const why = lookAlike(n) ? "it sits in the item of a look-alike (its name adds words to the subject)" : rival(n, false);
+            if (why) return { ok: false, block: describe(n), block_text: norm(n.innerText).slice(0, 300), why };
+          }
           return { ok: true, block: describe(n), block_text: norm(n.innerText).slice(0, 300) };
         }
         const role = (n.getAttribute && n.getAttribute("role")) || "";
-        if (HARD.test(n.tagName) || HARD_ROLE.test(role)) {
+        if (hardBlock(n)) {
           return { ok: false, block: describe(n), block_text: norm(n.innerText).slice(0, 300),
                    why: `it sits in a ${n.tagName.toLowerCase()}${role ? " (" + role + ")" : ""} block that does not name the subject` };
         }
@@ -298,21 +365,30 @@ async (arg) => {
           // inside an item that does not name the subject: only a label of its list may name it
           // the item's own text with its list's label (a caption, a table's header row, a heading before it)
           const label = labelOf(n) + " " + column;
-          if (holds(label + " " + foreign.text)) return { ok: true, block: describe(n), block_text: norm(label + " " + foreign.text).slice(0, 300) };
-          if (n.parentElement && repeated(n)) { foreign = { block: describe(n), text: norm(n.innerText).slice(0, 300) }; continue; }
+          if (holds(label + " " + foreign.text)) {
+            const why = rival(foreign.el, true);
+            if (why) return { ok: false, block: foreign.block, block_text: foreign.text, why };
+            return { ok: true, block: describe(n), block_text: norm(label + " " + foreign.text).slice(0, 300) };
+          }
+          if (n.parentElement && repeated(n)) { foreign = { el: n, block: describe(n), text: norm(itemText(n)).slice(0, 300) }; continue; }
           return { ok: false, block: foreign.block, block_text: foreign.text, why: "it sits in an item that does not name the subject" };
         }
         if (repeated(n) && n.parentElement) {
-          const sig = (c) => `${c.tagName}|${typeof c.className === "string" ? c.className : ""}`;
-          const siblings = [...n.parentElement.children].filter((c) => c !== n && sig(c) === sig(n));
-          if (words.length && siblings.some((c) => holds(c.innerText || ""))) {
+          if (words.length && likeItems(n).some((c) => holds(itemText(c)))) {
             return { ok: false, block: describe(n), block_text: norm(n.innerText).slice(0, 300),
                      why: "it belongs to another item than the one the goal names" };
           }
-          foreign = { block: describe(n), text: norm(n.innerText).slice(0, 300) };
+          foreign = { el: n, block: describe(n), text: norm(itemText(n)).slice(0, 300) };
         }
       }
       const page = document.title + " " + [...document.querySelectorAll("h1")].map((h) => h.innerText).join(" ");
+      // The page's heading speaks for what follows it, not for a promotion bar above it.
+      const first = document.querySelector("h1");
+      const under = !first || first.contains(start) || !!(first.compareDocumentPosition(start) & Node.DOCUMENT_POSITION_FOLLOWING);
+      if (!foreign && !under && holds(page)) {
+        return { ok: false, block: "page", block_text: norm(start.innerText).slice(0, 300),
+                 why: "it comes before the page's heading, which names the subject" };
+      }
       if (!foreign && holds(page)) return { ok: true, block: "page", block_text: norm(page).slice(0, 300) };
       return { ok: false, block: foreign ? foreign.block : "page", block_text: foreign ? foreign.text : "",
                why: "nothing around it names the subject" };
@@ -324,15 +400,30 @@ async (arg) => {
       for (let el = walker.nextNode(); el && visited < MAX_NODES * 3 && found.length < 24; el = walker.nextNode()) {
         visited++;
         if (/^(SCRIPT|STYLE|NOSCRIPT|TEMPLATE|HEAD)$/.test(el.tagName)) continue;
-        if (!low(el.textContent).includes(q)) continue;
-        if ([...el.children].some((c) => low(c.textContent).includes(q))) continue; // a smaller element has it
-        if (!visible(el) || !low(el.innerText).includes(q)) continue;
+        if (!hasQ(el.textContent)) continue;
+        if ([...el.children].some((c) => hasQ(c.textContent))) continue; // a smaller element has it
+        if (!visible(el) || !hasQ(el.innerText)) continue;
         found.push({ element: describe(el), text: norm(el.innerText).slice(0, 200), ...judge(el), ...columnOf(el) });
+      }
+    }
+    const lists = [];
+    if (arg.lists) {
+      // How many items each list of the page's content holds (lists, table bodies, runs of alike cards): what a
+      // count may be checked against. Side blocks, navigation, banners and dialogs are not the content.
+      const walker = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_ELEMENT);
+      let visited = 0;
+      for (let el = walker.nextNode(); el && visited < MAX_NODES * 3 && lists.length < 200; el = walker.nextNode()) {
+        visited++;
+        if (el.children.length < 1 || /^(SCRIPT|STYLE|NOSCRIPT|TEMPLATE|HEAD|SELECT)$/.test(el.tagName)) continue;
+        if (el.closest("aside,nav,footer,dialog,[role=complementary],[role=navigation],[role=contentinfo],[role=dialog]")) continue;
+        const groups = new Map();
+        for (const c of el.children) if (visible(c)) groups.set(sigOf(c), (groups.get(sigOf(c)) || 0) + 1);
+        for (const [sig, size] of groups) if (size >= 2 || /^(UL|OL|TBODY|DL)$/.test(el.tagName) || /^(LI|TR)\|/.test(sig)) lists.push(size);
       }
     }
     const h1 = document.querySelector("h1");
     return { url: location.href, title: document.title, status: navStatus(),
-             heading: h1 ? norm(h1.innerText).slice(0, 200) : "", found };
+             heading: h1 ? norm(h1.innerText).slice(0, 200) : "", found, lists: [...new Set(lists)].sort((x, y) => x - y) };
   }
   return null;
 }

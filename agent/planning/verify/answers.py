@@ -12,6 +12,8 @@ import re
 from typing import Any
 
 from agent.planning.offline.columns import column_mismatch
+from agent.planning.offline.page import ELEMENT_KINDS
+from agent.planning.offline.text import norm, stem
 from agent.planning.offline.urls import results_listing
 from agent.planning.offline.values import WHEN_ANSWER
 from agent.planning.verify.parts import GoalPart
@@ -20,7 +22,8 @@ NOT_ON_PAGE = "is not on the page"
 _ERROR_PAGE = re.compile(
     r"\b(?:[45]\d\d\b|not\s+found|page\s+(?:not|does\s*n[o']t|cannot\s+be)\s+(?:be\s+)?found|server\s+error|"
     r"internal\s+error|forbidden|bad\s+gateway|service\s+unavailable|unauthori[sz]ed|something\s+went\s+wrong|"
-    r"^error\b)",
+    r"^error\b|(?:can.?t|cannot|could\s*n.?t|could\s+not|unable\s+to)\s+find\s+(?:that|this|the|your)\b|"
+    r"\b(?:page|product|item)\b.{0,40}\b(?:does\s*n.?t|does\s+not|no\s+longer)\s+exists?\b)",
     re.I,
 )
 _VALUE = re.compile(
@@ -36,6 +39,10 @@ _NUMBER = re.compile(
     r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|"
     r"thousand|a\s+dozen|single|once|twice)\b",
     re.I,
+)
+#: What answers "how much": a figure, or words that say what the price is ("free", "price on request").
+_AMOUNT = re.compile(
+    r"\d|\b(?:free|price[sd]?|pricing|costs?|charged?|quotes?|request|included|no\s+charge)\b", re.I
 )
 #: A navigation trail ("Home › Orders › Customers › Chen Wei"): where a page sits, never what it says.
 _TRAIL_SEPARATOR = re.compile(r"\s*[›»]\s*|\s+[>/]\s+")
@@ -64,6 +71,53 @@ def not_an_answer(part: GoalPart, text: str) -> str:
     if trail and part.get("answer_kind") in ("generic", "attribute"):
         return "is a navigation trail (where the page sits), not a value"
     return ""
+
+
+#: A line that dates the page itself ("Last updated 2 June 2026", "Posted on ...", "© 2026").
+_PAGE_DATE = re.compile(
+    r"\b(?:(?:last\s+)?(?:updated|modified|edited|revised|reviewed)|published|posted|created|copyright)\b|©",
+    re.I,
+)
+_ASKS_PAGE_DATE = re.compile(
+    r"\b(?:updat|modif|edit|revis|review|publish|post|creat|copyright|written)", re.I
+)
+
+
+def misread(part: GoalPart, quote: str, line: str) -> str:
+    """Why ``quote``, read in ``line``, does not say what the question asks ('' when it may): the page's own date
+    given for another date, or the number of items shown on a page given for how many there are in all."""
+    question = str(part.get("question") or "")
+    dated = _DATE.search(quote) or part.get("value_type") == "date"
+    if dated and _PAGE_DATE.search(line) and not _ASKS_PAGE_DATE.search(question):
+        return "it dates the page itself (when it was updated or published), not what the question asks"
+    counting = part.get("answer_kind") == "count" or re.match(r"\s*how\s+many\b", question, re.I)
+    shown = (
+        rf"\b(?:showing|displaying|viewing|listing|page|results?|items?)\b[^.\d]{{0,20}}{re.escape(quote)}"
+    )
+    if counting and re.search(shown + r"(?:\s*[-–]\s*\d+)?\s+(?:of|out\s+of)\s+\d", line, re.I):
+        return f"it counts the items shown, not all of them ({line[:80]!r})"
+    return ""
+
+
+def count_check(part: GoalPart, n: int, reading: dict[str, Any] | None, observation: dict[str, Any]) -> str:
+    """Why ``n`` cannot be how many items the page holds ('' when it can): controls are counted in the page's
+    content as the planner counts them; other items must fill one of the page's lists (a filtered count: fit
+    in one). Without a live page there is nothing to count on."""
+    noun = norm(str(part.get("noun") or ""))
+    key = stem(noun.split()[-1]) if noun else ""
+    if key in ELEMENT_KINDS:
+        seen = sum(
+            1
+            for e in observation.get("elements") or []
+            if ELEMENT_KINDS[key](e) and (e.get("zone") or "main") in ("main", "dialog")
+        )
+        return "" if n == seen else f"is not how many there are: the page's content shows {seen}"
+    if reading is None or reading.get("lists") is None:
+        return ""
+    sizes = [int(s) for s in reading.get("lists") or []]
+    if n in sizes or (part.get("filtered") and n <= max(sizes, default=0)):
+        return ""
+    return "is neither said on the page nor the size of any list on it"
 
 
 def _norm(text: Any) -> str:
@@ -205,10 +259,31 @@ def answer_evidence(
         first = located[wanted[0]][0]
         return proof("; ".join(wanted), str(first.get("element") or "")), ""
     if kind == "count":
-        return proof(f"{wanted[0]} (counted on the page)", "page"), ""
+        number = wanted[0]
+        places = located[number] or []
+        paged = next((m for p in places if (m := misread(part, number, str(p.get("text") or "")))), "")
+        if paged:  # "Showing 3 of 128": three are shown, not three in all
+            return None, f"{label}: {number!r} was found, but {paged}"
+        noun = stem(norm(str(part.get("noun") or "x")).split()[-1])
+        said = [p for p in places if noun in norm(str(p.get("text") or ""))]
+        if said:
+            return proof(
+                number, f"{said[0].get('element')} (the page says {str(said[0].get('text'))[:80]!r})"
+            ), ""
+        uncounted = count_check(part, int(number), mine[number], observation)
+        if uncounted:
+            return None, f"{label}: {number!r} {uncounted}"
+        return proof(f"{number} (counted on the page)", "page"), ""
+    yes_no = re.match(r"\W*(?:yes|no)\b", text, re.I)
+    if part.get("value_type") == "money" and not (_AMOUNT.search(text) or yes_no) and any(located.values()):
+        return None, f"{label}: {text[:80]!r} asks for an amount and the answer holds none"
     why = ""
     for quote in wanted:
         for place in located[quote] or []:
+            wrong = misread(part, quote, str(place.get("text") or ""))
+            if wrong:
+                why = why or f"{label}: {quote!r} was found, but {wrong}"
+                continue
             if place.get("ok") or kind in ("heading", "message"):
                 other = column_mismatch(
                     str(part.get("question") or ""),

@@ -20,6 +20,7 @@ from agent.planning.verify.answers import answer_evidence
 from agent.planning.verify.changes import change_evidence
 from agent.planning.verify.parts import GoalPart
 from agent.planning.verify.tool_results import tool_answer_evidence
+from agent.util.page_errors import is_error_message
 
 
 class Evidence(TypedDict, total=False):
@@ -168,7 +169,9 @@ def _checked(part: GoalPart, items: Items, observation: dict[str, Any]) -> Proof
 
 # A message that says the work is still under way ("Sending your feedback…", "Please wait"): not yet an outcome.
 _PENDING = re.compile(
-    r"^\W*(?:sending|submitting|saving|processing|loading|uploading|working|redirecting)\b|\bplease wait\b",
+    r"^\W*(?:sending|submitting|saving|processing|loading|uploading|working|redirecting|checking|verifying|"
+    r"validating|placing|confirming|signing\s+in|logging\s+in|updating|creating|connecting)\b|\bplease wait\b|"
+    r"^\W*\w+ing\b[^.!?]{0,60}(?:…|\.\.\.)\s*$",
     re.I,
 )
 
@@ -249,6 +252,11 @@ def _login(part: GoalPart, items: Items, observation: dict[str, Any], fields_don
             part, item, f"logout control shown: {logout.get('name') or logout.get('text')}"
         ), ""
     password_left = not any(e.get("input_type") == "password" for e in elements)
+    refused = next(
+        (t for h in later for t in _effect(h).get("appeared") or [] if is_error_message(str(t))), ""
+    )
+    if refused:  # a page that says the sign-in failed ("We couldn't sign you in") is not the account's page
+        return None, f"{part.get('text')}: the page after it says {refused[:120]!r}"
     if any(_effect(h).get("url_changed") for h in later) and password_left:
         return _from_effect(part, item, f"left the login form for {observation.get('url', '')}"), ""
     return None, f"{part.get('text')}: the page after it shows no signed-in user"

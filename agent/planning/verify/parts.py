@@ -35,6 +35,7 @@ from agent.planning.offline.intents import (
     TypeText,
     is_secret_field,
 )
+from agent.planning.offline.items import qualifiers
 from agent.planning.offline.questions import analyze
 from agent.planning.offline.records.plan import leading_intents, record_goal_of
 from agent.planning.verify.changes import change_part
@@ -58,6 +59,8 @@ class GoalPart(TypedDict, total=False):
     subject: list[str]  # answer: words the block holding the answer must name
     need: int  # answer: how many subject words are enough
     value_type: str  # answer: the kind of value asked for ("number", "date", ... or "")
+    noun: str  # answer: what a count counts ("reviews")
+    filtered: bool  # answer: a count of only some of the items listed (a price limit, a qualifier)
     action: str  # step: the browser action that carries it out (press_key, go_back, go_forward)
     describes: bool  # the goal describes a value instead of giving it: no typed text can prove it
     record: str  # change: the goal text its record operation is read from (verify/changes.py)
@@ -114,6 +117,8 @@ def answer_part(question: str) -> GoalPart:
         "subject": subject,
         "need": need,
         "value_type": query.value_type,
+        "noun": query.noun,
+        "filtered": bool(query.price_filter or qualifiers(query.noun)),
     }
 
 

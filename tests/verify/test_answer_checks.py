@@ -1,0 +1,59 @@
+"""The answer checks that need no browser: what a quoted line says (the page's own date, the items shown on one
+page of many) and what a count may be checked against (the lists of the page, the controls it shows)."""
+
+from __future__ import annotations
+
+from agent.planning.verify import answer_part
+from agent.planning.verify.answers import answer_evidence, count_check, misread
+
+
+def test_the_pages_own_date_does_not_answer_when_something_else_happens():
+    sale = answer_part("When does the summer sale end?")
+    assert "dates the page itself" in misread(sale, "2 June 2026", "Last updated 2 June 2026")
+    assert misread(sale, "31 August", "The summer sale ends on 31 August") == ""
+    asked = answer_part("When was the returns page last updated?")
+    assert misread(asked, "2 June 2026", "Last updated 2 June 2026") == ""
+
+
+def test_the_items_shown_on_one_page_are_not_how_many_there_are():
+    reviews = answer_part("How many reviews does the Cobalt backpack have?")
+    assert "counts the items shown" in misread(reviews, "3", "Showing 3 of 128 reviews")
+    assert "counts the items shown" in misread(reviews, "1", "Showing 1-20 of 57 results")
+    assert misread(reviews, "128", "Showing 3 of 128 reviews") == ""
+    rating = answer_part("How many stars is the Cobalt backpack rated?")
+    assert misread(rating, "4", "Rated 4 out of 5 stars") == ""
+
+
+def test_a_count_must_fill_a_list_of_the_page():
+    listed = answer_part("how many reviews are there?")
+    reading = {"found": [], "lists": [2, 3]}
+    assert count_check(listed, 3, reading, {}) == ""
+    assert "neither said on the page" in count_check(listed, 7, reading, {})
+    filtered = answer_part("How many products cost less than $20?")
+    assert count_check(filtered, 2, {"found": [], "lists": [3, 10]}, {}) == ""
+    assert count_check(filtered, 11, {"found": [], "lists": [3, 10]}, {}) != ""
+    links = answer_part("how many links are on the page?")
+    page = {
+        "elements": [
+            {"role": "link", "tag": "a", "zone": "main"},
+            {"role": "link", "tag": "a", "zone": "nav"},
+        ]
+    }
+    assert count_check(links, 1, None, page) == ""
+    assert "shows 1" in count_check(links, 2, None, page)
+
+
+def test_how_much_wants_an_amount():
+    price = {**answer_part("what is the price of the Blue Widget?"), "id": "p1"}
+    reading = {
+        "status": 200,
+        "found": [{"element": "p", "text": "The everyday widget", "ok": True, "block": "article"}],
+    }
+    page = {"url": "http://shop.test/widgets", "title": "Widgets"}
+    found, why = answer_evidence(
+        price, [price], "The everyday widget", page, {"The everyday widget": reading}, 1
+    )
+    assert found is None and "asks for an amount" in why
+    free = {"status": 200, "found": [{"element": "p", "text": "Price: free", "ok": True, "block": "article"}]}
+    found, _ = answer_evidence(price, [price], "free", page, {"free": free}, 1)
+    assert found is not None
