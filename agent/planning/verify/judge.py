@@ -14,6 +14,7 @@ from urllib.parse import unquote_plus
 
 from typing_extensions import TypedDict
 
+from agent.dom.text import mentioned_in_passing
 from agent.evidence import keywords
 from agent.planning.offline.dates import WIRE_FORMATS, wire_value
 from agent.planning.offline.page import CLICK_ROLES
@@ -103,13 +104,10 @@ _CONTROLS = CLICK_ROLES | {
 
 
 def _mentioned_in_passing(words: list[str], item: dict[str, Any]) -> bool:
-    """The step acted on a block of text, not a control, in which the part's words are under half of its own: a
+    """The step acted on a block of text, not a control, that holds the part's words among more of its own: a
     tip reading 'choose File>Export>PDF' is not the menu item 'PDF', whatever the page did after the click."""
     kind, label = summary_parts(item.get("target"))
-    if not label or kind in _CONTROLS:
-        return False
-    own = keywords(label)
-    return 2 * sum(1 for o in own if any(_says(w, o) for w in words)) < len(own)
+    return bool(label) and kind not in _CONTROLS and mentioned_in_passing(label, " ".join(words))
 
 
 def _from_effect(part: GoalPart, item: dict[str, Any], quote: str) -> Evidence:
