@@ -74,6 +74,13 @@ def keywords(text: str) -> list[str]:
     return list(seen)
 
 
+def mentioned_in_passing(text: str, phrase: str) -> bool:
+    """``phrase`` is under half of ``text``: a tip reading 'choose File>Export>PDF' or an instruction 'Select
+    12/02/2016 as the date' mentions the item but is not it."""
+    said, named = " ".join(text.lower().split()), " ".join(phrase.lower().split())
+    return bool(said and named) and 2 * len(named) < len(said)
+
+
 _PIECE_RE = re.compile(r"[A-Za-z]+|\d{1,3}|\S")
 
 

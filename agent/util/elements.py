@@ -27,6 +27,13 @@ def element_summary(element: Mapping[str, Any]) -> str:
     return f'{kind} "{label[:60]}"' if label else kind
 
 
+def summary_parts(summary: Any) -> tuple[str, str]:
+    """(kind, label) of an :func:`element_summary` string: 'button "Sign in"' -> ('button', 'Sign in')."""
+    kind, _, rest = str(summary or "").partition(" ")
+    label = rest[1:-1] if len(rest) >= 2 and rest[0] == rest[-1] == '"' else ""
+    return kind.lower(), label
+
+
 def describe_element(observation: dict[str, Any] | None, element_id: int | None) -> str:
     """Short description of an observed element, e.g. 'button "Sign in"' (for records and prompts)."""
     if element_id is None or not observation:

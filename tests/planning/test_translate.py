@@ -240,3 +240,19 @@ def test_usage_is_zero_and_raw_names_the_intent():
     result = run("click sign in", LOGIN)
     assert result["usage"]["total_tokens"] == 0 and result["usage"]["calls"] == 0
     assert result["raw"]["intent"]["kind"] == "Click"
+
+
+def test_a_paragraph_that_only_mentions_the_target_is_never_the_element_acted_on():
+    """The instruction shown on the page ('Select 12/02/2016 as the date ...') or a tip spelling out a menu path
+    holds the target's name among more words of its own: clicking it does nothing the goal asked."""
+    p = pages.Page("https://app.test/book", "Book")
+    p.add("div", "Select 12/02/2016 as the date and hit submit.", y=20, w=160, h=50, prose=True)
+    p.add("p", "Tip: choose File>Export>PDF to save a copy.", y=80, w=300, prose=True)
+    p.add(
+        "input", name="", y=140, input_type="text", attrs={"id": "datepicker", "readonly": ""}, editable=False
+    )
+    p.add("button", "Submit", y=190, w=80)
+    p.add("p", "PDF", y=240, w=60, prose=True)  # a paragraph that is the name itself stays a candidate
+    page = p.build()
+    assert run('Select "12/02/2016" from "date"', page)["action"] is None
+    assert grounded('Click "PDF"', page)["element_id"] == 5

@@ -202,6 +202,29 @@ async def test_a_menu_path_points_through_the_submenus_and_clicks_the_last_item(
     assert (await session.page.inner_text("#log")).strip() == log
 
 
+@pytest.mark.parametrize(
+    ("goal", "log", "open_ms"),
+    [
+        ("Select File>Export>PDF", "PDF", 800),
+        ("Select Edit>Redo", "Redo", 800),
+        ("Select File>Export>HTML", "HTML", 2000),  # later than pointing waits: the planner waits for it
+    ],
+)
+async def test_a_submenu_that_opens_late_is_waited_for_and_the_named_leaf_is_the_one_clicked(
+    run_widget, session, goal, log, open_ms
+):
+    """Submenus open a while after the pointer rests on their item, and a tip above the menu spells the path
+    out: the leaf is clicked once its submenu shows, never the tip that merely contains its name, and a claim of
+    success stands only when the page chose that leaf."""
+    result, _ = await run_widget(goal, f"slow-menu.html?open={open_ms}")
+    chosen = (await session.page.inner_text("#log")).strip()
+    assert chosen == log, (chosen, result["terminal_reason"], result["stop_reason"])
+    assert result["terminal_type"] == "goal_satisfied", result["stop_reason"]
+    evidence = result.get("evidence") or []
+    assert evidence and all(log in e.get("element", "") for e in evidence), evidence
+    assert not any("Tip" in e.get("element", "") for e in evidence), evidence
+
+
 def test_a_menu_path_and_pointing_are_read_as_hovers():
     from agent.planning.offline import parse_goal
 

@@ -176,6 +176,23 @@ def test_a_change_seen_only_by_the_next_observation_counts_for_the_last_step():
     assert click["effect"]["changed"] is False  # the recorded history is not rewritten
 
 
+def test_a_click_on_a_text_that_mentions_the_item_does_not_prove_the_item_was_clicked():
+    """A tip spelling out the menu path holds the leaf's name; clicking it while the submenu opened late changed
+    the page, but the item the goal names was never clicked. A control keeps its long label as its name."""
+    parts = goal_parts("Select File>Export>PDF")
+    assert [p["kind"] for p in parts] == ["click"]
+
+    def clicked(target: str) -> dict:
+        effect = {"changed": True, "errors": [], "summary": "appeared: PDF | HTML"}
+        return {"step": 3, "status": "success", "action": "click", "target": target, "effect": effect}
+
+    tip = clicked('p "Tip: choose File>Export>PDF to save a copy, or Edit>Redo to bring"')
+    verdict = judge(parts, [tip], {}, answer="")
+    assert not verdict["evidence"] and "no step acted on it" in verdict["missing"][0]
+    for target in ('menuitem "PDF"', 'li "PDF"', 'link "PDF - a printable copy of this report"'):
+        assert judge(parts, [clicked(target)], {}, answer="")["evidence"], target
+
+
 def test_the_cli_says_not_verified_and_prints_no_answer(capsys):
     result = {
         "terminal_type": "goal_failed",

@@ -9,6 +9,9 @@ from agent.browser.actions.base import ActionFailed, ActionRun, Outcome, fail, o
 from agent.browser.actions.elements import element_action
 from agent.browser.scripts import browser_script
 
+#: How long pointing at an item waits for the submenu it hides to open (hover-intent menus wait 0.1-1 s).
+HOVER_OPEN_S = 1.5
+
 
 async def click_action(run: ActionRun) -> Outcome:
     """Click an element (through the element fallback chain); with args.hover, only move the pointer onto it
@@ -17,8 +20,13 @@ async def click_action(run: ActionRun) -> Outcome:
     async def direct(locator: Any, what: str) -> Outcome:
         if run.args.get("hover"):
             await locator.hover(timeout=run.ms(2.0))
+            opened = ""
+            with contextlib.suppress(Exception):  # a submenu may open a moment after the pointer arrives
+                wait = run.ms(HOVER_OPEN_S)
+                opened = await locator.evaluate(browser_script("hover_popup"), wait, timeout=wait + 1000)
             await settle(run)
-            return ok(f"pointed at {what}")
+            note = {"opened": "; its submenu opened", "closed": "; no submenu opened"}.get(opened, "")
+            return ok(f"pointed at {what}{note}")
         await locator.click(
             timeout=run.ms(run.attempt_cap or min(2.5, max(0.8, run.options.action_timeout_s / 4)))
         )

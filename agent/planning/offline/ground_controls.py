@@ -66,6 +66,14 @@ def _closeness(el: Element, phrase: str) -> float:
     return max((similarity(phrase, text) for text, _w in labels(el)), default=0.0)
 
 
+def _pointed_before(g: Grounding) -> bool:
+    """The last thing the run did (waits aside) was pointing at an item: what comes next sits in what it opened."""
+    acts = [h for h in g.history if h.get("action") not in ("wait", "translate", None)]
+    return (
+        bool(acts) and acts[-1].get("status") == "success" and bool((acts[-1].get("args") or {}).get("hover"))
+    )
+
+
 def ground_click(intent: Click, g: Grounding) -> Action:
     if intent.ordinal:
         el = require(choose_ordinal(g.observation, intent.ordinal, intent.noun, avoid=g.avoid), intent.noun)
@@ -95,16 +103,18 @@ def ground_click(intent: Click, g: Grounding) -> Action:
                 alt = choose_near(g.observation, head, split.group("h"), split.group("a"), what=what)
                 if alt.ok:
                     pick = alt
-    if (
-        pick.ok
-        and intent.target
-        and _closeness(pick.element, intent.target) < WEAK_MATCH
-        and reveal_step(g.observation, g.history)
-    ):
+    weak = pick.ok and bool(intent.target) and _closeness(pick.element, intent.target) < WEAK_MATCH
+    if weak and reveal_step(g.observation, g.history):
         raise Failure(  # the planner opens the hidden content first; the exact element may be there
             "element_not_found",
             f'no {what} "{intent.target}" in view, only the weak match {describe(pick.element)}; '
             "some content is collapsed or on another tab",
+        )
+    if weak and _pointed_before(g) and not pick.element.get("new"):
+        raise Failure(  # the planner waits for the submenu; the tip that spells the path out is not it
+            "element_not_found",
+            f'no {what} "{intent.target}" among what pointing opened, only the weak match '
+            f"{describe(pick.element)} that was there before; the submenu may still be opening",
         )
     if intent.role == "link" and not intent.near and (pick.status == "not_found" or pick.score < 0.75):
         lead = best_link_to(intent.target, g.observation)

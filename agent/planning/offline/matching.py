@@ -11,6 +11,7 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from agent.dom.text import mentioned_in_passing
 from agent.planning.offline.listings import listing_items, peers_of
 from agent.planning.offline.page import (
     ELEMENT_KINDS,
@@ -167,10 +168,18 @@ def rank(
     avoid: Collection[int] = (),
     penalty: Callable[[Element], float] | None = None,
 ) -> list[Scored]:
-    """Candidates (passing ``accept``, not avoided) best first; ties keep reading order."""
+    """Candidates (passing ``accept``, not avoided) best first; ties keep reading order. A paragraph that only
+    mentions the phrase among more words of its own (the instruction, a tip) is not a candidate."""
     out: list[Scored] = []
     for el in reading_order(elements):
         if el.get("id") in avoid or (accept and not accept(el)):
+            continue
+        if (
+            phrase
+            and el.get("prose")
+            and not is_clickable(el)
+            and mentioned_in_passing(visible_text(el), phrase)
+        ):
             continue
         scored = score_element(el, phrase, role)
         if penalty and scored.score > 0:

@@ -14,12 +14,15 @@ from urllib.parse import unquote_plus
 
 from typing_extensions import TypedDict
 
+from agent.dom.text import mentioned_in_passing
 from agent.evidence import keywords
 from agent.planning.offline.dates import WIRE_FORMATS, wire_value
+from agent.planning.offline.page import CLICK_ROLES
 from agent.planning.verify.answers import answer_evidence
 from agent.planning.verify.changes import change_evidence
 from agent.planning.verify.parts import GoalPart
 from agent.planning.verify.tool_results import tool_answer_evidence
+from agent.util.elements import summary_parts
 from agent.util.page_errors import is_error_message
 
 
@@ -82,7 +85,30 @@ def _names(part: GoalPart, item: dict[str, Any]) -> bool:
         args = " ".join(str(v) for v in (item.get("args") or {}).values())
         led_to = f"{effect.get('title') or ''} {effect.get('url') or ''}" if effect.get("url_changed") else ""
         said = _norm(f"{item.get('target') or ''} {args} {led_to}")
+    if part.get("kind") != "task" and _mentioned_in_passing(words, item):
+        return False
     return sum(1 for w in words if _says(w, said)) >= max(1, (len(words) + 1) // 2)
+
+
+#: Kinds of element (role, else tag) that are controls: their label is their name, however long.
+_CONTROLS = CLICK_ROLES | {
+    "a",
+    "button",
+    "summary",
+    "label",
+    "input",
+    "select",
+    "textarea",
+    "combobox",
+    "textbox",
+}
+
+
+def _mentioned_in_passing(words: list[str], item: dict[str, Any]) -> bool:
+    """The step acted on a block of text, not a control, that holds the part's words among more of its own: a
+    tip reading 'choose File>Export>PDF' is not the menu item 'PDF', whatever the page did after the click."""
+    kind, label = summary_parts(item.get("target"))
+    return bool(label) and kind not in _CONTROLS and mentioned_in_passing(label, " ".join(words))
 
 
 def _from_effect(part: GoalPart, item: dict[str, Any], quote: str) -> Evidence:
