@@ -45,7 +45,7 @@ from agent.planning.offline.navigator import (
 from agent.planning.offline.overlays import blocking_overlay
 from agent.planning.offline.page import is_button, is_link, role_of, visible_text
 from agent.planning.offline.questions import Answer, analyze
-from agent.planning.offline.reading import answer_question
+from agent.planning.offline.reading import LINE_ANSWERS, answer_question
 from agent.planning.offline.records.counts import plan_count
 from agent.planning.offline.records.fields import record_field_answer
 from agent.planning.offline.records.goal import RecordGoal
@@ -425,7 +425,7 @@ def _plan_questions(
             reasoning="the question is about a section this page is not; open it first",
         )
     first = (
-        record_page_first(questions[0].question, request)
+        record_page_first(questions[0].question, request, answers[0].evidence in LINE_ANSWERS)
         if found and request and len(questions) == 1
         else None
     )

@@ -206,7 +206,7 @@ def _in_section(query: Query, observation: Observation) -> Answer | None:
 
 
 #: Evidence of answers that are a page line picked for sharing the question's words.
-_LINE_ANSWERS = frozenset({"best matching line", "label and value", "the page mentions it"})
+LINE_ANSWERS = frozenset({"best matching line", "label and value", "the page mentions it"})
 
 
 def _is_lead(text: str, observation: Observation) -> bool:
@@ -253,7 +253,7 @@ def _sourced(answer: Answer, observation: Observation, query: Query) -> Answer:
                 return _body_answer(section, observation)  # the heading restated, or run into the next one
     asks_for_name = bool(TEXT_ITSELF.fullmatch(query.attr.strip()))  # a link's text is the title asked for
     if (
-        answer.evidence in _LINE_ANSWERS
+        answer.evidence in LINE_ANSWERS
         and not asks_for_name
         and _is_lead(answer.text.removeprefix("Yes: "), observation)
     ):

@@ -480,11 +480,12 @@ def record_lookup(question: str, request: PlanRequest) -> PlanResult | None:
     return None if found.get("task_complete") else found
 
 
-def record_page_first(question: str, request: PlanRequest) -> PlanResult | None:
-    """A question naming a record by its number, answered on a page that is not the record's own (a listing
-    row): the record's page, linked from here, is where its fields are read and proven; None otherwise."""
+def record_page_first(question: str, request: PlanRequest, loose: bool = False) -> PlanResult | None:
+    """A question naming a record by its number (or describing it, when the answer found is only a loosely
+    matching line), answered on a page that is not the record's own (a listing row): the record's page, linked
+    from here, is where its fields are read and proven; None otherwise."""
     goal = record_question(question)
-    if goal is None or not goal.number:
+    if goal is None or not (goal.number or loose):
         return None
     found = record_lookup(question, request)
     steps = (found or {}).get("proposed_actions") or []
