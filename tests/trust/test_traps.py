@@ -181,3 +181,19 @@ async def test_the_column_the_question_names_gives_the_answer(trap_run, goal):
         "stop_reason"
     )
     assert [e["quote"] for e in result["evidence"]] == [want]
+
+
+async def test_a_cell_is_not_outnamed_by_the_row_key_beside_it(trap_run):
+    """'Elm Street' names more of the question than 'Thursday' does, but it is the same row's key, not a rival
+    item: the day under the green bin's column in Elm Street's row is the answer."""
+    result, _ = await trap_run("Which day is the green bin collected on Elm Street?", "/bins.html")
+    assert (result["terminal_type"], result["final_answer"]) == ("goal_satisfied", "Thursday"), result.get(
+        "stop_reason"
+    )
+
+
+async def test_a_fee_on_a_page_about_other_things_is_not_the_fee_asked_for(trap_run):
+    """The page's only fee is for bulky waste, and its 'Recycling centre' is no 'Central Library': a word's
+    first letters ('centr') do not make it another form of a short word."""
+    result, _ = await trap_run("What's the late fee at the Central Library?", "/bins.html")
+    assert_honest_failure(result, "£35")

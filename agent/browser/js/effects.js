@@ -163,9 +163,9 @@ async (arg) => {
     const need = Math.min(words.length, arg.need || words.length);
     // 'sundays' is named by a column headed 'Sunday': a plural subject word also matches its singular; a long
     // word, by another form of it at a word's start ('reopening' / 'reopens', 'published' / 'publishes')
-    const stemOf = (w) => w.slice(0, Math.max(5, w.length - 3));
+    const stemOf = (w) => w.slice(0, w.length - 3);  // 8 letters or more: 'central' is no form of 'centre'
     const named = (t, w) => t.includes(w) || (w.includes("-") && t.replace(/-/g, " ").includes(w.replace(/-/g, " "))) || (w.length > 4 && w.endsWith("s") && t.includes(w.slice(0, -1))) ||
-      (w.length >= 7 && /^[a-z]+$/.test(w) && new RegExp("\\b" + stemOf(w)).test(t));
+      (w.length >= 8 && /^[a-z]+$/.test(w) && new RegExp("\\b" + stemOf(w)).test(t));
     const hits = (text) => { const t = low(text); return words.filter((w) => named(t, w)).length; };
     const holds = (text) => words.length === 0 || hits(text) >= need;
     const q = low(arg.quote);
@@ -192,7 +192,9 @@ async (arg) => {
     const itemText = (el) => (el.tagName === "TR" ? spanned(el) + " " : "") + (el.innerText || "");
     const sigOf = (c) => `${c.tagName}|${typeof c.className === "string" ? c.className : ""}`;
     const headerRow = (el) => el.tagName === "TR" && el.cells.length > 0 && [...el.cells].every((c) => c.tagName === "TH");
-    const likeItems = (el) => (el.parentElement ? [...el.parentElement.children].filter((c) => c !== el && sigOf(c) === sigOf(el) && !headerRow(c)) : []);
+    // the cells of one row are parts of one item (the row), never rival items: 'Elm Street' does not compete
+    // with the 'Thursday' beside it
+    const likeItems = (el) => (el.parentElement && !/^(TD|TH)$/.test(el.tagName) ? [...el.parentElement.children].filter((c) => c !== el && sigOf(c) === sigOf(el) && !headerRow(c)) : []);
     const nameOf = (el) => {
       // An item's name: its heading, link or first cell (the text that is not the quote).
       for (const c of el.querySelectorAll("h1,h2,h3,h4,h5,h6,[itemprop=name],a,dt,th,td,strong,b")) {
