@@ -96,3 +96,21 @@ def test_a_results_summary_leads_to_the_page_that_answers():
     query = analyze("What number do I call to complain about noise?")
     move = next_move(query, results().build(), history)
     assert move is not None and move.step == "Navigate to https://town.test/contact"
+
+
+def contacts() -> Page:
+    p = Page("https://town.test/contact", "Contact us", height=900)
+    p.add("h1", "Contact us", y=60)
+    for n, (term, value) in enumerate(
+        (("General enquiries", "0300 555 0100"), ("Noise complaints", "0300 555 0177"))
+    ):
+        p.add("dt", term, y=200 + 60 * n, role="term")
+        p.add("dd", value, y=230 + 60 * n, role="definition")
+    return p
+
+
+def test_which_number_to_call_asks_for_a_phone_number():
+    query = analyze("What number do I call to complain about noise?")
+    assert (query.kind, query.value_type) == ("attribute", "phone")
+    found = answer_question("What number do I call to complain about noise?", contacts().build())
+    assert found.found and found.text == "0300 555 0177"

@@ -167,8 +167,20 @@ _POSSESSIVE = re.compile(
 )
 
 
+#: "What number do I call to complain about noise" asks for "the phone number for complaints about noise".
+_CALL = re.compile(
+    r"^(?:what|which)\s+(?:phone\s+|telephone\s+)?number\s+(?:do|should|can|could|would)\s+(?:i|we|you|they)\s+"
+    r"(?:call|ring|phone|dial|use)\s+(?:to\s+|for\s+|about\s+|if\s+|when\s+)?(?P<what>.+?)\s*[?.!]*$",
+    re.I,
+)
+
+
 def _of_form(question: str) -> str:
-    """The possessive restated with 'of', which the classifier reads as an attribute of an entity."""
+    """The possessive restated with 'of', which the classifier reads as an attribute of an entity; a question
+    about which number to call, as one about a phone number."""
+    call = _CALL.match(question.strip())
+    if call:
+        return f"What is the phone number for {call.group('what')}"
     m = _POSSESSIVE.match(question.strip())
     if not m or m.group("owner").lower() in ("it", "that", "this", "there", "what", "who"):
         return question
