@@ -114,3 +114,32 @@ def test_which_number_to_call_asks_for_a_phone_number():
     assert (query.kind, query.value_type) == ("attribute", "phone")
     found = answer_question("What number do I call to complain about noise?", contacts().build())
     assert found.found and found.text == "0300 555 0177"
+
+
+def product_home() -> Page:
+    p = Page("https://app.test/", "Invoices for small teams", height=900)
+    for n, name in enumerate(("Pricing", "Docs", "Changelog", "About")):
+        p.link(name, f"https://app.test/{name.lower()}", x=100 + 120 * n, y=20, zone="nav")
+    p.add("h1", "Send invoices in a minute", y=100)
+    p.text("The app turns time sheets into invoices and chases late payers for you.")
+    return p
+
+
+def test_a_question_with_no_link_naming_it_goes_to_the_sites_section_for_it():
+    for question, section in (
+        ("How much does the Team plan cost?", "pricing"),
+        ("Who is the CTO?", "about"),
+        ("When was version 4.1 released?", "changelog"),
+        ("What is the API rate limit?", "docs"),
+    ):
+        move = next_move(analyze(question), product_home().build(), [])
+        assert move is not None and move.step == f"Navigate to https://app.test/{section}", (question, move)
+
+
+def test_an_answer_to_who_names_someone():
+    part = answer_part("Who is the CTO of Tallyho?")
+    assert "names no one" in not_an_answer(
+        part, "Tallyho turns time sheets into invoices and chases late payers"
+    )
+    for answer in ("Tom Okafor", "bob", "The CTO is Tom Okafor."):
+        assert not_an_answer(part, answer) == ""

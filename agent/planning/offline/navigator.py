@@ -33,6 +33,7 @@ from agent.planning.offline.semantic import blended
 from agent.planning.offline.text import norm, split_identifier, token_match, tokens
 from agent.planning.offline.urls import host_of
 from agent.planning.offline.values import page_lines
+from agent.planning.offline.vocabulary import SITE_SECTIONS
 from agent.types import Element, Observation
 
 #: Most pages opened while looking for one answer.
@@ -45,6 +46,9 @@ MAX_SEARCHES = 2
 STRONG_LINK = 0.6
 _QUOTED = re.compile(r'"([^"]{2,80})"|“([^”]{2,80})”')
 WEAK_LINK = 0.3
+#: A link to the site's section for such questions (vocabulary.SITE_SECTIONS): worth following when nothing
+#: names the subject, after the site's own search.
+SECTION_LEAD = 0.35
 #: A link whose text means the subject in other words ('Delivery charges' for 'shipping costs') scores up to
 #: this much: enough to follow when nothing names the subject, never above a link that does.
 SEMANTIC_LINK = 0.8
@@ -243,10 +247,20 @@ def ranked_links(
     texts = [
         cards.get(id(el)) or visible_text(el) or (el.get("attrs") or {}).get("title", "") for el in fresh
     ]
+    asked = set(tokens(query.question))
+    lexical = [max(score, _section_lead(el, asked)) for score, el in zip(lexical, fresh, strict=True)]
     scores = blended(" ".join(terms), texts, lexical, weight=SEMANTIC_LINK)
     scored = list(zip(scores, fresh, strict=True))
     scored.sort(key=lambda t: -t[0])
     return scored
+
+
+def _section_lead(el: Element, asked: set[str]) -> float:
+    """A link to the part of a site where such questions are answered ('Pricing' for the cost of a plan)."""
+    words = tokens(visible_text(el))
+    if len(words) > 2:
+        return 0.0  # 'Pricing', 'About us': a section's name, not a sentence that happens to hold one
+    return SECTION_LEAD if any(asked & SITE_SECTIONS.get(w, frozenset()) for w in words) else 0.0
 
 
 def best_link_to(name: str, observation: Observation) -> tuple[float, Element] | None:

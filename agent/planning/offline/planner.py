@@ -62,7 +62,7 @@ from agent.planning.offline.text import clip
 from agent.planning.offline.tools import mcp_plan, pdf_plan
 from agent.planning.offline.translator import ground
 from agent.planning.offline.urls import canonical_url, is_blank, looks_like_url, results_listing
-from agent.planning.offline.values import WHEN_ANSWER
+from agent.planning.offline.values import WHEN_ANSWER, names_someone
 from agent.types import ALL_ACTIONS, ERROR_NAVIGATION_BLOCKED, Action, Observation
 from agent.util.elements import element_by_id
 from agent.util.page_errors import ERROR_MESSAGE
@@ -381,6 +381,8 @@ def _checked(
         return replace(answer, found=False, text=f"Only a search result's summary says: {answer.text}")
     if answer.found and re.match(r"\s*when\b", question, re.I) and not WHEN_ANSWER.search(answer.text):
         return replace(answer, found=False, text=f"No time or date is given for it here: {answer.text}")
+    if answer.found and re.match(r"\s*who\b", question, re.I) and not names_someone(answer.text, question):
+        return replace(answer, found=False, text=f"No one is named for it here: {answer.text}")
     return answer
 
 

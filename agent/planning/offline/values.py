@@ -214,3 +214,14 @@ WHEN_ANSWER = re.compile(
 
 #: What answers 'when': a date, or a time of day ('9am to 4pm', '12:00-16:00', 'Closed').
 WHEN_RX = re.compile(f"{VALUE_RX['date'].pattern}|{VALUE_RX['time'].pattern}", re.I)
+
+
+def names_someone(answer: str, question: str) -> bool:
+    """Whether an answer to 'who' can name someone: a short answer ('bob', 'Tom Okafor'), or one holding a
+    capitalized word the question does not ('The CTO is Tom Okafor'); a page's tagline is neither."""
+    text = answer.strip()
+    if len(text.split()) <= 3:
+        return True
+    asked = {w.lower() for w in re.findall(r"[\w'’-]+", question)}
+    names = [w for w in re.findall(r"\b[A-Z][\w'’-]*", text) if w.lower() not in asked]
+    return bool(names)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from agent.browser.actions.forms import KEY_ALIASES
+from agent.planning.offline.text import stem
 
 ROLE_WORDS: dict[str, tuple[str, ...]] = {
     "textbox": (
@@ -186,3 +187,28 @@ CLICK_VERBS = (
     r"click|double[- ]?click|right[- ]?click|left[- ]?click|tap|hit|press|push|follow|activate|expand|"
     r"collapse|open|focus|download|select|choose|pick"
 )
+
+
+# Where sites keep what people ask about: a link whose text is one of these words leads to the answers to questions
+# using the words it lists ('How much is the Team plan?' -> 'Pricing', 'Who is the CTO?' -> 'About'). A lead, weaker
+# than a link naming the subject itself, and tried after the site's own search.
+_PRICES = (
+    "price cost costs plan plans discount subscription tier fee fees billing trial refund cheap expensive"
+)
+_RELEASES = "release released version versions new changed fixed update updated"
+_DOCS = "api reference configuration config setting settings install installation guide limit limits endpoint webhook"
+_PEOPLE = "founded founder founders ceo cto cfo coo team staff history company mission headquarters based people owner"
+SITE_SECTIONS: dict[str, frozenset[str]] = {  # stemmed, as text.tokens gives words
+    stem(word): frozenset(stem(w) for w in leads.split())
+    for words, leads in (
+        ("pricing prices plans", _PRICES),
+        ("changelog releases release history", _RELEASES),
+        ("docs documentation reference developers", _DOCS + " integration integrations sdk webhooks"),
+        ("about team company people", _PEOPLE + " role roles"),
+        ("contact", "phone telephone email address call reach office visit"),
+        ("careers jobs", "job jobs hiring vacancy vacancies position career salary"),
+        ("shipping delivery", "ship shipping delivery deliver postage arrive dispatch"),
+        ("returns refunds", "return returns refund exchange"),
+    )
+    for word in words.split()
+}

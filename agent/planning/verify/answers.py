@@ -15,7 +15,7 @@ from agent.planning.offline.columns import column_mismatch
 from agent.planning.offline.page import ELEMENT_KINDS
 from agent.planning.offline.text import norm, stem
 from agent.planning.offline.urls import results_listing
-from agent.planning.offline.values import WHEN_ANSWER
+from agent.planning.offline.values import WHEN_ANSWER, names_someone
 from agent.planning.verify.parts import GoalPart
 
 NOT_ON_PAGE = "is not on the page"
@@ -67,6 +67,9 @@ def not_an_answer(part: GoalPart, text: str) -> str:
     asks_when = re.match(r"\s*when\b", str(part.get("question") or ""), re.I) is not None
     if asks_when and not WHEN_ANSWER.search(text):
         return "asks when and the answer names no time, day or date"
+    question = str(part.get("question") or "")
+    if re.match(r"\s*who\b", question, re.I) and not names_someone(text, question):
+        return "asks who and the answer names no one"
     trail = len(_TRAIL_SEPARATOR.split(text.strip())) >= 3
     if trail and part.get("answer_kind") in ("generic", "attribute"):
         return "is a navigation trail (where the page sits), not a value"
