@@ -143,3 +143,10 @@ def test_an_answer_to_who_names_someone():
     )
     for answer in ("Tom Okafor", "bob", "The CTO is Tom Okafor."):
         assert not_an_answer(part, answer) == ""
+
+
+def test_an_amount_of_money_is_no_answer_to_how_many():
+    part = answer_part("how many days until the fjord rain jacket is delivered")
+    for price in ("129.00", "$129.00", "€ 12,50"):
+        assert "amount of money" in not_an_answer(part, price)
+    assert not_an_answer(part, "3") == "" and not_an_answer(part, "3 to 5 working days") == ""

@@ -64,6 +64,9 @@ def not_an_answer(part: GoalPart, text: str) -> str:
     numeric = part.get("answer_kind") == "count" or part.get("value_type") == "number"
     if numeric and not _NUMBER.search(_DATE.sub(" ", text)):
         return "asks for a number and the answer holds none (a date's digits are not a count)"
+    counts = re.match(r"\s*how\s+many\b", str(part.get("question") or ""), re.I) is not None
+    if counts and re.fullmatch(r"\W*(?:[$€£¥]\s?)?\d[\d,]*[.,]\d\d(?:\s?[$€£¥])?\W*", text.strip()):
+        return "asks how many and the answer is an amount of money, not a count"
     asks_when = re.match(r"\s*when\b", str(part.get("question") or ""), re.I) is not None
     if asks_when and not WHEN_ANSWER.search(text):
         return "asks when and the answer names no time, day or date"
