@@ -150,3 +150,11 @@ def test_an_amount_of_money_is_no_answer_to_how_many():
     for price in ("129.00", "$129.00", "€ 12,50"):
         assert "amount of money" in not_an_answer(part, price)
     assert not_an_answer(part, "3") == "" and not_an_answer(part, "3 to 5 working days") == ""
+
+
+def test_an_answer_to_how_long_gives_a_length_or_time():
+    part = answer_part("How long does delivery take for the Fjord rain jacket?")
+    blurb = "A fully taped shell for wet hill days. Delivery times for this jacket are shown at checkout."
+    assert "no length or time" in not_an_answer(part, blurb)
+    for answer in ("3 to 5 working days", "two weeks", "overnight", "a day or two"):
+        assert not_an_answer(part, answer) == ""

@@ -194,7 +194,7 @@ async (arg) => {
     const headerRow = (el) => el.tagName === "TR" && el.cells.length > 0 && [...el.cells].every((c) => c.tagName === "TH");
     // the cells of one row are parts of one item (the row), never rival items: 'Elm Street' does not compete
     // with the 'Thursday' beside it
-    const likeItems = (el) => (el.parentElement && !/^(TD|TH)$/.test(el.tagName) ? [...el.parentElement.children].filter((c) => c !== el && sigOf(c) === sigOf(el) && !headerRow(c)) : []);
+    const likeItems = (el) => (el.parentElement ? [...el.parentElement.children].filter((c) => c !== el && sigOf(c) === sigOf(el) && !headerRow(c)) : []);
     const nameOf = (el) => {
       // An item's name: its heading, link or first cell (the text that is not the quote).
       for (const c of el.querySelectorAll("h1,h2,h3,h4,h5,h6,[itemprop=name],a,dt,th,td,strong,b")) {
@@ -268,7 +268,9 @@ async (arg) => {
     };
     const headerAt = (table, row, col) => {
       // The header cell above column `col`: the first other row that has header cells.
-      const head = [...table.rows].find((r) => r !== row && [...r.cells].some((c) => c.tagName === "TH"));
+      // (a header row is all header cells, or in the thead: a row led by its own th is a row, not the header)
+      const head = [...table.rows].find((r) => r !== row && r.cells.length > 1 &&
+        ((r.parentElement && r.parentElement.tagName === "THEAD") || [...r.cells].every((c) => c.tagName === "TH")));
       if (!head) return null;
       let at = 0;
       for (const c of head.cells) { if (at <= col && col < at + (c.colSpan || 1)) return c; at += c.colSpan || 1; }
@@ -284,10 +286,12 @@ async (arg) => {
     };
     const columnHeader = (el) => {
       // A table cell is labelled by its column's header as much as by its row: the header cell above it, and
-      // the header of the row's key column ('Branch' above 'Eastside' names what the row is).
+      // the header of the row's key column ('Branch' above 'Eastside' names what the row is)
       const at = cellAt(el);
       const head = at && headerAt(at.table, at.row, at.col);
-      const key = at && at.col > 0 ? headerAt(at.table, at.row, 0) : null;
+      // (only for a row whose key names the subject: 'Branch' must not make every row's cell name 'branch')
+      const keyCell = at && at.col > 0 ? at.row.cells[0] : null;
+      const key = keyCell && hits(keyCell.innerText || "") > 0 ? headerAt(at.table, at.row, 0) : null;
       return [head, key].filter(Boolean).map((h) => h.innerText || "").join(" ");
     };
     // Values of one kind side by side in a row ('£28' for 3 months, '£95' for 12 months) are told apart only by

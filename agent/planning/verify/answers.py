@@ -58,12 +58,24 @@ _DATE = re.compile(
 )
 
 
+#: What any answer to 'how long' holds: a figure, a number word or a span said in words ('overnight').
+_HOW_LONG = re.compile(
+    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|"
+    r"hundred|half|a\s+few|a\s+couple|several|overnight|same[-\s]day|next[-\s]day|immediately|instantly|"
+    r"forever|permanently|indefinitely|an?\s+(?:hour|minute|day|week|month|year|second|moment))\b",
+    re.I,
+)
+
+
 def not_an_answer(part: GoalPart, text: str) -> str:
     """Why ``text`` cannot answer the question whatever the page shows ('' when it may): a number asked for and
     none given but a date's, or a navigation trail given for a value."""
     numeric = part.get("answer_kind") == "count" or part.get("value_type") == "number"
     if numeric and not _NUMBER.search(_DATE.sub(" ", text)):
         return "asks for a number and the answer holds none (a date's digits are not a count)"
+    long = re.match(r"\s*how\s+long\b", str(part.get("question") or ""), re.I) is not None
+    if long and not _HOW_LONG.search(text):
+        return "asks how long and the answer gives no length or time"
     counts = re.match(r"\s*how\s+many\b", str(part.get("question") or ""), re.I) is not None
     if counts and re.fullmatch(r"\W*(?:[$€£¥]\s?)?\d[\d,]*[.,]\d\d(?:\s?[$€£¥])?\W*", text.strip()):
         return "asks how many and the answer is an amount of money, not a count"
