@@ -46,9 +46,6 @@ MAX_SEARCHES = 2
 STRONG_LINK = 0.6
 _QUOTED = re.compile(r'"([^"]{2,80})"|“([^”]{2,80})”')
 WEAK_LINK = 0.3
-#: A link to the site's section for such questions (vocabulary.SITE_SECTIONS): worth following when nothing
-#: names the subject, after the site's own search.
-SECTION_LEAD = 0.35
 #: A link whose text means the subject in other words ('Delivery charges' for 'shipping costs') scores up to
 #: this much: enough to follow when nothing names the subject, never above a link that does.
 SEMANTIC_LINK = 0.8
@@ -247,20 +244,18 @@ def ranked_links(
     texts = [
         cards.get(id(el)) or visible_text(el) or (el.get("attrs") or {}).get("title", "") for el in fresh
     ]
-    asked = set(tokens(query.question))
-    lexical = [max(score, _section_lead(el, asked)) for score, el in zip(lexical, fresh, strict=True)]
     scores = blended(" ".join(terms), texts, lexical, weight=SEMANTIC_LINK)
     scored = list(zip(scores, fresh, strict=True))
     scored.sort(key=lambda t: -t[0])
     return scored
 
 
-def _section_lead(el: Element, asked: set[str]) -> float:
+def _section_lead(el: Element, asked: set[str]) -> bool:
     """A link to the part of a site where such questions are answered ('Pricing' for the cost of a plan)."""
     words = tokens(visible_text(el))
     if len(words) > 2:
-        return 0.0  # 'Pricing', 'About us': a section's name, not a sentence that happens to hold one
-    return SECTION_LEAD if any(asked & SITE_SECTIONS.get(w, frozenset()) for w in words) else 0.0
+        return False  # 'Pricing', 'About us': a section's name, not a sentence that happens to hold one
+    return any(asked & SITE_SECTIONS.get(w, frozenset()) for w in words)
 
 
 def best_link_to(name: str, observation: Observation) -> tuple[float, Element] | None:
@@ -415,6 +410,10 @@ def next_move(
         return Move(
             follow_step(lone), f"the link {visible_text(lone)!r} is the only one that names the subject"
         )
+    asked = set(tokens(query.question))
+    section = next((el for _, el in links if _section_lead(el, asked)), None)
+    if section is not None:  # the last lead: the part of the site where such questions are answered
+        return Move(follow_step(section), f"the site keeps such answers under {visible_text(section)!r}")
     if any(h.get("action") in ("navigate", "click") and h.get("status") == "success" for h in history):
         step = GoBack().step()
         if _tried(history, step) < 3:
