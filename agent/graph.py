@@ -1,5 +1,5 @@
-"""The agent graph: observe -> loop_mitigation -> goal_check -> planner -> translate -> safety -> (confirm) ->
-execute -> progress -> observe ..., with error_retry and ask_user, ending in finalize.
+"""The agent graph: observe -> (loop_mitigation, when a loop is detected) -> goal_check -> planner -> translate ->
+safety -> (confirm) -> execute -> progress -> observe ..., with error_retry and ask_user, ending in finalize.
 
 ``build_graph()`` returns a compiled graph for embedding (pass your own checkpointer for interrupts);
 module-level ``graph`` is compiled without a checkpointer, as LangGraph Studio / ``langgraph dev`` require.
@@ -52,7 +52,16 @@ def _unless_ended(next_node: str) -> Callable[[AgentState], str]:
 
 
 after_start = _unless_ended("observe")
-after_observe = _unless_ended("loop_mitigation")
+
+
+def after_observe(state: AgentState) -> str:
+    """loop_mitigation only when observe found the agent repeating itself or the page frozen: otherwise it has
+    nothing to do, and a graph step that does nothing still costs a checkpoint."""
+    if _ended(state):
+        return "finalize"
+    return "loop_mitigation" if state.get("loop_trigger") else "goal_check"
+
+
 after_loop_mitigation = _unless_ended("goal_check")
 
 
@@ -140,7 +149,7 @@ def build_graph(*, checkpointer: Any = None, name: str = "wayfinder", **compile_
         builder.add_node(node_name, fn)
     builder.add_edge(START, "start")
     builder.add_conditional_edges("start", after_start, ["observe", "finalize"])
-    builder.add_conditional_edges("observe", after_observe, ["loop_mitigation", "finalize"])
+    builder.add_conditional_edges("observe", after_observe, ["loop_mitigation", "goal_check", "finalize"])
     builder.add_conditional_edges("loop_mitigation", after_loop_mitigation, ["goal_check", "finalize"])
     builder.add_conditional_edges("goal_check", after_goal_check, ["planner", "translate", "finalize"])
     builder.add_conditional_edges(

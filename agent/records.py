@@ -24,7 +24,9 @@ import re
 import secrets
 import threading
 import time
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -133,20 +135,43 @@ def read_trace(path: Path) -> list[dict[str, Any]]:
 _writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wayfinder-records")
 _last_write: Future[Any] | None = None
 _write_lock = threading.Lock()
+#: Set by a driver whose event loop may block for a small file write (the runner): records are then written
+#: at once, in the node, with no hop to the records thread and back (a millisecond per node on a busy
+#: machine). Unset under LangGraph Server (it refuses blocking calls in async nodes) and in embedding apps.
+_inline: ContextVar[bool] = ContextVar("wayfinder_inline_record_writes", default=False)
+
+
+@contextlib.contextmanager
+def inline_record_writes() -> Iterator[None]:
+    """Within this block (and the tasks it starts), record writes happen at once on the calling thread."""
+    token = _inline.set(True)
+    try:
+        yield
+    finally:
+        _inline.reset(token)
+
+
+def write_soon(write: Callable[[], Any]) -> Future[Any]:
+    """Run a blocking record write in order with the others and return its future: at once where the driver
+    allows it and nothing is queued, else on the records thread (first in, first out). Wait with
+    :func:`records_written` before anything that must follow it on disk (the next checkpoint, a report)."""
+    global _last_write
+    with _write_lock:
+        if _inline.get() and (_last_write is None or _last_write.done()):
+            done: Future[Any] = Future()
+            try:
+                done.set_result(write())
+            except Exception as exc:  # noqa: BLE001 - handed over like a failed thread write
+                done.set_exception(exc)
+            _last_write = done
+        else:
+            _last_write = _writer.submit(write)
+        return _last_write
 
 
 def append_soon(run_id: str, run_dir: Path, record: dict[str, Any]) -> Future[bool]:
-    """Append a record to the run's trace on the records thread and return at once: the step goes on while
-    its record is written (one thread, first in first out, so records keep their order). Wait with
-    :func:`records_written` before anything that must follow it on disk (the next checkpoint, a report)."""
-    global _last_write
-
-    def write() -> bool:
-        return recorder_for(run_id, Path(run_dir)).append(record)  # type: ignore[arg-type]
-
-    with _write_lock:
-        _last_write = _writer.submit(write)
-        return _last_write
+    """Append a record to the run's trace without waiting on the records thread (see :func:`write_soon`)."""
+    return write_soon(lambda: recorder_for(run_id, Path(run_dir)).append(record))  # type: ignore[arg-type]
 
 
 def wait_records_written() -> None:
@@ -166,7 +191,16 @@ async def records_written() -> None:
 async def until_written(write: Future[Any]) -> Any:
     """Wait for one handed-over write. Shielded: a cancelled waiter (Ctrl-C, a stopped task) must not
     cancel the write itself while it still waits for the records thread, or the record would be lost."""
+    if write.done():
+        return write.result()  # written in place: no round trip through the loop
     return await asyncio.shield(asyncio.wrap_future(write))
+
+
+def known_recorder(run_id: str, run_dir: Path) -> RunRecorder | None:
+    """The recorder of a run if this process has one already (never reads the disk)."""
+    with _recorders_lock:
+        rec = _recorders.get(run_id)
+        return rec if rec is not None and rec.run_dir == Path(run_dir) else None
 
 
 _recorders: dict[str, RunRecorder] = {}
@@ -195,12 +229,14 @@ INFLIGHT_NAME = "inflight.json"
 BROWSER_STATE_NAME = "browser_state.json"
 
 
-def _write_json_atomic(path: Path, data: dict[str, Any]) -> None:
+def _write_json_atomic(path: Path, data: dict[str, Any], *, durable: bool = True) -> None:
+    """Whole or not at all (a killed process never leaves half a file); ``durable`` also survives a power cut."""
     tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
     with tmp.open("w", encoding="utf-8") as fh:
         fh.write(json.dumps(data, default=_json_default, ensure_ascii=False))
-        fh.flush()
-        os.fsync(fh.fileno())
+        if durable:
+            fh.flush()
+            os.fsync(fh.fileno())
     tmp.replace(path)
 
 
@@ -216,7 +252,8 @@ def write_status(run_dir: Path, status: str, **extra: Any) -> None:
     """Record what the run is doing: running | paused | stopped | finished (never raises)."""
     data = {"status": status, "pid": os.getpid(), "host": _host(), "updated_at": time.time(), **extra}
     with contextlib.suppress(OSError):
-        _write_json_atomic(Path(run_dir) / STATUS_NAME, data)
+        # no fsync: the status says what a live process is doing, and a power cut ends every process anyway
+        _write_json_atomic(Path(run_dir) / STATUS_NAME, data, durable=False)
 
 
 def read_status(run_dir: Path) -> dict[str, Any]:

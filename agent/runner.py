@@ -43,17 +43,17 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
-from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from langgraph.errors import GraphRecursionError
 from langgraph.types import Command
 
 from agent.browser import registry
-from agent.checkpointer import PendingWrites, open_checkpointer
+from agent.checkpointer import PendingWrites, RunSaver, open_checkpointer
 from agent.config import context_from_any
 from agent.context import Context
 from agent.graph import recursion_limit_for, with_checkpointer
 from agent.records import (
     clear_inflight,
+    inline_record_writes,
     live_owner,
     new_run_id,
     recorder_for,
@@ -257,7 +257,7 @@ async def _run_with_checkpointer(
 ) -> dict[str, Any]:
     config = {"configurable": {"thread_id": run_id}, "recursion_limit": recursion_limit_for(ctx.max_steps)}
     write_status(run_dir, "running")
-    async with open_checkpointer(_checkpoint_path(run_dir), AsyncSqliteSaver) as saver:
+    async with open_checkpointer(_checkpoint_path(run_dir), RunSaver) as saver:
         writes = PendingWrites(saver)
         graph = with_checkpointer(saver)
         forced: tuple[str, str, str] | None = None
@@ -265,7 +265,10 @@ async def _run_with_checkpointer(
         try:
             if before is not None:
                 await before(graph, config)
-            stop_note = await _drive(graph, first_input, config, ctx, run_dir, on_event, on_interrupt)
+            with (
+                inline_record_writes()
+            ):  # the runner's loop may block for a record write: no thread hop per node
+                stop_note = await _drive(graph, first_input, config, ctx, run_dir, on_event, on_interrupt)
         except TimeoutError:
             forced = (BUDGET_EXHAUSTED, MAX_SECONDS, f"run exceeded {ctx.max_seconds:g}s")
         except GraphRecursionError:
@@ -367,7 +370,7 @@ async def resume_run(
     first_input: Any = None
     stranded = False
     config = {"configurable": {"thread_id": run_id}}
-    async with open_checkpointer(_checkpoint_path(run_dir), AsyncSqliteSaver) as saver:
+    async with open_checkpointer(_checkpoint_path(run_dir), RunSaver) as saver:
         graph = with_checkpointer(saver)
         snapshot = await graph.aget_state(config)
         if snapshot.values and not snapshot.next and snapshot.tasks and not snapshot.interrupts:

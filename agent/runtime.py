@@ -17,6 +17,7 @@ from typing import Any
 from agent.browser import registry
 from agent.context import Context
 from agent.planning.base import Backend, PlanRequest, PlanResult, TranslateRequest, TranslateResult
+from agent.records import write_soon
 from agent.tools import registry as tool_registry
 from agent.tools.mcp import McpTools, load_tools
 from agent.types import KIND_TIMEOUT
@@ -288,9 +289,9 @@ DIGEST_KEYS = (
 _observations: dict[str, tuple[str, dict[str, Any]]] = {}
 
 
-def _write_observation(path: Path, observation: dict[str, Any]) -> None:
+def _write_observation(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(observation, ensure_ascii=True), encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
 
 
 async def store_observation(
@@ -300,7 +301,9 @@ async def store_observation(
     the digest that stands for it in state (checkpoints stay small: no page text, no element list)."""
     ref = f"obs-{seq:04d}"
     path = run_dir / "observations" / f"{ref}.json"
-    await asyncio.to_thread(_write_observation, path, observation)
+    # In order with the trace records: the checkpoint holding this digest waits until the file is written.
+    text = json.dumps(observation, ensure_ascii=True)  # now: a later node may change the dict in place
+    write_soon(lambda: _write_observation(path, text))
     _observations[run_id] = (ref, observation)
     return {
         "ref": ref,

@@ -24,7 +24,7 @@ from agent.context import Context
 from agent.dom.options import ObserveOptions
 from agent.llm.usage import add_usage
 from agent.nodes.decisions import decision_of
-from agent.nodes.threads import fallback_context, fork_update, run_context, run_id_of
+from agent.nodes.threads import fallback_context, fork_update, known_not_forked, run_context, run_id_of
 from agent.records import append_soon, elapsed_seconds, records_written, until_written
 from agent.runtime import full_observation, is_digest, store_observation
 from agent.runtime import release as release_runtime
@@ -262,7 +262,11 @@ def graph_node(name: str) -> Callable[[NodeBody], Callable[..., Awaitable[dict[s
                     update = _crash_update(name, exc, kind="invalid_context")
             else:
                 await records_written()  # the steps before this one are on disk before it acts
-                fork = await asyncio.to_thread(fork_update, name, state, ctx)
+                fork = (
+                    {}
+                    if known_not_forked(state, ctx)
+                    else await asyncio.to_thread(fork_update, name, state, ctx)
+                )
                 state = await _with_full_observation({**state, **fork})  # type: ignore[assignment]
                 try:
                     with registry.in_use(run_id_of(state, ctx)):

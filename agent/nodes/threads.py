@@ -36,7 +36,7 @@ from typing import Any
 
 from agent.config import context_from_any
 from agent.context import Context
-from agent.records import read_trace, recorder_for, valid_run_id
+from agent.records import known_recorder, read_trace, recorder_for, valid_run_id
 from agent.runtime import run_config, served_by_langgraph_api
 
 _FIELDS = frozenset(f.name for f in fields(Context))
@@ -106,6 +106,20 @@ def _goes_past(run_id: str, run_dir: Path, seq: int, node: str) -> bool:
     if not recorder.has(seq + 1):
         return False
     return (recorder.record(seq + 1) or {}).get("node") != node
+
+
+def known_not_forked(state: dict[str, Any], ctx: Context) -> bool:
+    """True when this process's own records show the run simply going on (no copied thread, no step after
+    this one in its trace): :func:`fork_update` would return {}, and the disk need not be asked."""
+    run_id = run_id_of(state, ctx)
+    if not run_id or not state.get("run_dir"):
+        return False
+    thread = current_thread_id()
+    if state.get("thread_id") and thread and thread != state.get("thread_id"):
+        return False
+    recorder = known_recorder(str(run_id), Path(str(state["run_dir"])))
+    seq = int(state.get("seq", 0))
+    return recorder is not None and not recorder.has(seq + 1) and not recorder.has(seq + 2)
 
 
 def fork_update(node: str, state: dict[str, Any], ctx: Context) -> dict[str, Any]:

@@ -25,9 +25,9 @@ class Crash(Exception):
 
 
 def _crashing_saver(steps_at_crash: int):
-    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+    from agent.checkpointer import RunSaver
 
-    class CrashingSaver(AsyncSqliteSaver):
+    class CrashingSaver(RunSaver):
         async def aput(self, config, checkpoint, metadata, new_versions):
             if (checkpoint.get("channel_values") or {}).get("steps") == steps_at_crash:
                 raise Crash(f"checkpoint with steps={steps_at_crash} never written")
@@ -45,8 +45,8 @@ async def test_output_of_a_node_whose_checkpoint_was_lost_is_committed_on_resume
 ):
     import agent.runner as runner
 
-    real_saver = runner.AsyncSqliteSaver
-    monkeypatch.setattr(runner, "AsyncSqliteSaver", _crashing_saver(steps_at_crash=2))
+    real_saver = runner.RunSaver
+    monkeypatch.setattr(runner, "RunSaver", _crashing_saver(steps_at_crash=2))
     with pytest.raises(Crash):
         await run_goal(
             STEPS_GOAL,
@@ -58,7 +58,7 @@ async def test_output_of_a_node_whose_checkpoint_was_lost_is_committed_on_resume
     assert read_status(run_dir)["status"] == "stopped"
     assert [click_site.count(f"lost-{n}") for n in STEP_NAMES] == [1, 1, 0, 0]
 
-    monkeypatch.setattr(runner, "AsyncSqliteSaver", real_saver)
+    monkeypatch.setattr(runner, "RunSaver", real_saver)
     registry.adopt("lost", session)  # the same browser: this test is about the checkpoint, not the page
     result = await resume_run("lost", record_dir=str(record_dir), overrides={"keep_browser_open": True})
     assert (result["terminal_type"], result["steps"]) == ("goal_satisfied", 4)

@@ -29,14 +29,14 @@ async def test_a_step_replayed_after_a_crash_brings_the_new_browser_to_where_it_
     import agent.runner as runner
 
     run_id = f"replay-{steps_at_crash}"
-    real_saver = runner.AsyncSqliteSaver
-    monkeypatch.setattr(runner, "AsyncSqliteSaver", _crashing_saver(steps_at_crash))
+    real_saver = runner.RunSaver
+    monkeypatch.setattr(runner, "RunSaver", _crashing_saver(steps_at_crash))
     ctx = offline_context(record_dir, run_id=run_id, max_seconds=90.0)
     with pytest.raises(Crash):
         await run_goal(GOAL, ctx, start_url=login_site.url(run_id))  # its own browser, closed by the crash
     assert login_site.posts(run_id) == posts_before
 
-    monkeypatch.setattr(runner, "AsyncSqliteSaver", real_saver)
+    monkeypatch.setattr(runner, "RunSaver", real_saver)
     result = await resume_run(run_id, record_dir=str(record_dir))
     assert (result["terminal_type"], result["terminal_reason"]) == ("goal_satisfied", "action_verified")
     assert result["resume_lost"] == [] and result["url"].split("?")[0].endswith("/account")
