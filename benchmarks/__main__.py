@@ -22,15 +22,18 @@ from benchmarks import report as results_doc
 from benchmarks.common import results_dir
 from benchmarks.miniwob_tasks import DEFAULT_SEEDS, html_root
 
+#: Every benchmark, in the order they run.
+BENCHMARKS = ("observe", "overhead", "miniwob", "fixtures", "apps")
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="smoke-test size: a few pages, 2 MiniWoB tasks")
     parser.add_argument(
         "--only",
-        choices=("observe", "overhead", "miniwob", "fixtures", "apps"),
         default=None,
-        help="run one benchmark",
+        metavar="NAMES",
+        help=f"run only these benchmarks (comma-separated: {','.join(BENCHMARKS)})",
     )
     parser.add_argument("--runs", type=int, default=None, help="observation runs per page (default 7)")
     parser.add_argument("--no-peers", action="store_true", help="observation without browser-use")
@@ -42,9 +45,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep-runs", action="store_true", help="keep the agent's MiniWoB run records")
     parser.add_argument("--out", default=None, help="results root (default bench-results/)")
     args = parser.parse_args(argv)
+    only = set(args.only.split(",")) if args.only else set(BENCHMARKS)
+    if only - set(BENCHMARKS):
+        parser.error(f"--only: unknown benchmark(s) {', '.join(sorted(only - set(BENCHMARKS)))}")
+    # --quick leaves the application goals out (they have their own smoke test in `make test`)
+    if args.quick and not args.only:
+        only.discard("apps")
     command = ("python -m benchmarks " + " ".join(shlex.quote(a) for a in (argv or sys.argv[1:]))).strip()
     tasks = seeds = None
-    if args.only in (None, "miniwob"):
+    if "miniwob" in only:
         try:
             root = html_root()
         except ModuleNotFoundError as exc:
@@ -61,26 +70,26 @@ def main(argv: list[str] | None = None) -> int:
 
     async def every_benchmark() -> tuple[list[str], list[str]]:
         parts, short = [], []
-        if args.only in (None, "observe"):
+        if "observe" in only:
             print(f"observation benchmark ({runs} runs per page)", flush=True)
             report = await observe.run(
                 runs=runs, quick=args.quick, out_dir=out_dir, command=command, peers=not args.no_peers
             )
             parts.append(observe.to_markdown(report))
             short.append(parts[-1])
-        if args.only in (None, "overhead"):
+        if "overhead" in only:
             print("graph overhead", flush=True)
             report = await overhead.run(runs=2 if args.quick else 7, out_dir=out_dir, command=command)
             parts.append(overhead.to_markdown(report))
             short.append(parts[-1])
-        if args.only in (None, "miniwob"):
+        if "miniwob" in only:
             print(f"MiniWoB++: {len(tasks)} task(s) x seeds {seeds}", flush=True)
             report = await miniwob.run(
                 tasks=tasks, seeds=seeds, out_dir=out_dir, keep_runs=args.keep_runs, command=command
             )
             parts.append(miniwob.to_markdown(report))
             short.append(miniwob.to_markdown(report, per_task=False) + "\n(per-task table: miniwob.md)\n")
-        if args.only in (None, "fixtures"):
+        if "fixtures" in only:
             goals = fixture_goals.select_goals(list(fixture_goals.SITES), args.quick)
             print(f"fixture goals: {len(goals)} goal(s)", flush=True)
             report = await fixture_goals.run(goals=goals, out_dir=out_dir, command=command)
@@ -88,8 +97,7 @@ def main(argv: list[str] | None = None) -> int:
             short.append(
                 fixture_goals.summary_line(report["overall"]) + " (per-goal table: fixture_goals.md)\n"
             )
-        # --quick leaves the application goals out (they have their own smoke test in `make test`)
-        if args.only == "apps" or (args.only is None and not args.quick):
+        if "apps" in only:
             print("application goals (Quillbox, the Django admin)", flush=True)
             report = await apps.run(apps=list(apps.APPS), out_dir=out_dir, quick=args.quick, command=command)
             parts.append(apps.to_markdown(report))
