@@ -168,11 +168,12 @@ async def _drive(
         began = time.monotonic()
         try:
             async with asyncio.timeout(max(0.0, budget - used)):
+                # progress events only when someone listens: each one is a trip through the stream per node
                 async for part in graph.astream(
                     next_input,
                     config,
                     context=ctx,
-                    stream_mode=["updates", "custom"],
+                    stream_mode=["updates", "custom"] if on_event is not None else ["updates"],
                     version="v2",
                     durability="sync",
                 ):
@@ -327,7 +328,8 @@ async def run_goal(
     first_input = {"goal": secrets.mask(goal), "start_url": start_url or ctx.start_url}
     if session is not None:
         registry.adopt(run_id, session)
-    asyncio.get_running_loop().run_in_executor(None, warm_up, first_input["goal"])  # while the start page loads
+    # the goal reader warms up while the start page loads
+    asyncio.get_running_loop().run_in_executor(None, warm_up, first_input["goal"])
     return await _run_with_checkpointer(run_id, run_dir, ctx, first_input, on_event, on_interrupt)
 
 
