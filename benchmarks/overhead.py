@@ -72,8 +72,13 @@ async def measure(runs: int, log: bool = True) -> dict[str, Any]:
         for k in range(runs):
             await session.reset()
             started = time.time()
-            result = await run_goal(
-                DEMO_GOAL, replace(ctx), start_url=server.base_url + DEMO_START_PATH, session=session
+            events: list[dict[str, Any]] = []
+            result = await run_goal(  # with a progress listener, as the CLI's live display has
+                DEMO_GOAL,
+                replace(ctx),
+                start_url=server.base_url + DEMO_START_PATH,
+                session=session,
+                on_event=events.append,
             )
             ended = time.time()
             trace = read_trace(Path(str(result.get("run_dir"))) / "trace.jsonl")
