@@ -45,6 +45,7 @@
       entry.reached = true;
       const win = doc.defaultView;
       if (!win) return '';
+      try { installWatch(win); snapDocs.push({ el, doc }); } catch (e) { snapOk = false; }
       const sub = {
         doc, win, root: doc, ox, oy, clip, framePath: path, frameCounter: { n: 0 },
         chain: ctx.chain.concat([{ iframe: el, win: ctx.win, root: el.getRootNode(), ox: ctx.ox, oy: ctx.oy }]),
@@ -97,6 +98,7 @@
       const ovx = st.overflowX;
       const ovy = st.overflowY;
       const contents = display === 'contents';
+      if (ovx !== 'visible' || ovy !== 'visible') snapScrollers.push(el); // scrolled without an event seen yet
       if (st.contentVisibility === 'hidden') return hide(el); // hidden="until-found": contents not rendered
       const r = el.getBoundingClientRect();
       let hclip = ctx.hclip;
@@ -173,6 +175,7 @@
       else if (tag === 'tr') stats.table_rows += 1;
       else if (tag === 'form') stats.forms += 1;
 
+      if ((tag === 'input' || tag === 'select' || tag === 'textarea') && el.getRootNode() !== ctx.doc) snapControls.push(el);
       const visibleSelf = !contents && visibility === 'visible' && r.width >= 2 && r.height >= 2;
       const cursor = st.cursor;
       let kind = 0; // 1 interactive, 2 informative

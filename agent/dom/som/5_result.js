@@ -18,11 +18,20 @@
     scroll.below_px = r1(Math.max(0, scroll.height - scroll.y - scroll.viewport_height));
     delete stats.scrollers;
 
+    // The snapshot the next pass compares against (never after a pass cut short by time: the next may read more).
+    if (snapOk && !brief && !(stop && /^time/.test(stop.reason)) && snapHosts.length <= 500) {
+      const snap = { key: KEY, pass: state.pass, docs: snapDocs, scrollers: snapScrollers, hosts: snapHosts,
+        controls: snapControls };
+      snap.sig = snapSig(snap);
+      if (snap.sig !== null) state.snap = snap;
+    }
+
     let pageTextOut = pageText.join('').replace(/[ \t\u00a0]+/g, ' ').replace(/ ?\n[\s]*/g, '\n').trim();
     if (pageTextOut.length > A.pageTextChars) pageTextOut = pageTextOut.slice(0, A.pageTextChars);
     return JSON.stringify({
       ok: true,
       document_id: state.doc,
+      pass: state.pass,
       url: location.href,
       title: clean(document.title || '', 200),
       ready_state: document.readyState,
