@@ -253,7 +253,10 @@ async def _reach_cross_origin(
             continue
         remaining = deadline - time.monotonic()
         results = await asyncio.gather(
-            *(_evaluate(frame, args, min(opts.frame_timeout_s, remaining), memory) for frame, _, args in jobs),
+            *(
+                _evaluate(frame, args, min(opts.frame_timeout_s, remaining), memory)
+                for frame, _, args in jobs
+            ),
             return_exceptions=True,
         )
         for (frame, info, args), result in zip(jobs, results, strict=True):
@@ -406,7 +409,9 @@ async def observe_page(
     raw = await collect(page, opts)
     tabs = list(tabs or [])
     memory = memory_for(page)
-    key = build_key(raw, goal=goal, previous=previous, options=opts, tabs=tabs, active_tab_id=active_tab_id or "")
+    key = build_key(
+        raw, goal=goal, previous=previous, options=opts, tabs=tabs, active_tab_id=active_tab_id or ""
+    )
     if key is not None and memory.built is not None and memory.built[0] == key:
         observation = copy_observation(memory.built[1])  # the same passes, goal and marks: the same text
     else:

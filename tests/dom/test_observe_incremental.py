@@ -125,7 +125,9 @@ async def test_lost_cache_and_new_document_take_the_full_path(open_page):
     await page.reload(wait_until="load")
     fresh = await collect(page, options)
     assert not fresh.get("reused") and fresh["document_id"] != first["document_id"]
-    assert [e["id"] for e in fresh["elements"]] == [e["id"] for e in first["elements"]][: len(fresh["elements"])]
+    assert [e["id"] for e in fresh["elements"]] == [e["id"] for e in first["elements"]][
+        : len(fresh["elements"])
+    ]
 
 
 async def test_a_new_goal_ranks_anew_on_a_reused_pass(open_page):
