@@ -59,7 +59,15 @@
     s = collapse(s || '').trim();
     return s.length > n ? s.slice(0, n - 1).trimEnd() + '…' : s;
   }
+  // Parsed colours by their computed string: a page uses a few dozen, read on almost every element (the same
+  // array back for the same colour also spares a child context per element with an opaque background).
+  const RGB = new Map();
   function parseRgb(s) {
+    let v = RGB.get(s);
+    if (v === undefined) { v = parseRgbNew(s); RGB.set(s, v); }
+    return v;
+  }
+  function parseRgbNew(s) {
     const m = /^rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:\s*[,/]\s*([\d.]+%?))?\s*\)$/.exec(s || '');
     if (!m) return null;
     let a = 1;
