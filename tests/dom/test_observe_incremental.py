@@ -147,3 +147,32 @@ async def test_running_animation_is_never_unchanged(open_page):
     options = ObserveOptions()
     await collect(page, options)
     assert not (await collect(page, options)).get("reused")
+
+
+async def test_cross_origin_frame_changes_are_seen_and_its_pass_reused(open_page):
+    page = await open_page("crossorigin.html")
+    for _ in range(60):  # the child frame loads after the parent's load event
+        if any("xo_child" in f.url for f in page.frames):
+            break
+        await page.wait_for_timeout(50)
+    child = next(f for f in page.frames if "xo_child" in f.url)
+    await child.wait_for_load_state("load")
+    options = ObserveOptions()
+    first = await observe_page(page)
+    raw = await collect(page, options)
+    assert raw.get("reused") and len(raw["passes"]) == 2  # the top pass and the frame's, both reused
+    await child.evaluate("() => { document.querySelector('p').textContent = 'Widget text changed'; }")
+    await _settle(page)
+    warm = await _warm_equals_cold(page, first)
+    assert "Widget text changed" in warm["page_text"]
+
+
+async def test_style_sheets_past_the_cap_are_always_read_in_full(open_page):
+    page = await open_page("incremental.html")
+    await page.evaluate(
+        "() => { const s = document.createElement('style'); s.textContent = Array.from({length: 3200}, "
+        "(_, i) => `.r${i} { color: red }`).join('\\n'); document.head.append(s); }"
+    )
+    options = ObserveOptions()
+    await collect(page, options)
+    assert not (await collect(page, options)).get("reused")

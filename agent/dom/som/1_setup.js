@@ -106,6 +106,7 @@
     const W = installWatch(window);
     const KEY = JSON.stringify([A.base, A.framePath, A.offset, A.clip, A.crossOrigin, A.bg, A.maxInfo,
       A.maxElements, A.maxNodes, A.textChars, A.proseChars, A.blockChars, A.pageTextChars]);
+    const SHEET_RULES = 3000;
     function controlSig(c) {
       if (c.localName === 'select') return 's' + Array.from(c.options || []).map((o) => (o.selected ? 1 : 0)).join('');
       return (c.value || '') + '|' + (c.checked ? 1 : 0) + (c.indeterminate ? 1 : 0) + (c.disabled ? 1 : 0);
@@ -124,12 +125,19 @@
         win.scrollX, win.scrollY, win.devicePixelRatio, doc.getElementsByTagName('*').length,
         se ? se.scrollWidth + 'x' + se.scrollHeight : ''];
       try { parts.push(doc.fonts.status); } catch (e) { /* no font loading API */ }
-      const sheets = Array.from(doc.styleSheets).concat(Array.from(doc.adoptedStyleSheets || []));
-      for (const sh of sheets) {
-        let n = 'x';
-        // the rules' text: a script may edit a rule in place (CSSOM), which no observer reports
-        try { n = Array.from(sh.cssRules, (r) => r.cssText).join('\n'); } catch (e) { /* cross-origin: not editable */ }
-        parts.push((sh.disabled ? 'd' : 's') + n);
+      // The rules' text: a script may edit a rule in place (CSSOM), which no observer reports. Serializing costs
+      // ~8 µs a rule: past SHEET_RULES rules the document is never "unchanged" (always read in full).
+      const sheets = [];
+      let rules = 0;
+      for (const sh of Array.from(doc.styleSheets).concat(Array.from(doc.adoptedStyleSheets || []))) {
+        let list = null;
+        try { list = sh.cssRules; } catch (e) { list = null; } // cross-origin: the page cannot edit it either
+        if (list) for (const r of list) rules += 1 + (r.cssRules ? r.cssRules.length : 0);
+        sheets.push([sh, list]);
+      }
+      if (rules > SHEET_RULES) return null;
+      for (const [sh, list] of sheets) {
+        parts.push((sh.disabled ? 'd' : 's') + (list ? Array.from(list, (r) => r.cssText).join('\n') : 'x'));
       }
       for (const c of doc.querySelectorAll('input,select,textarea')) parts.push(controlSig(c));
       return parts.join('|');
