@@ -84,15 +84,19 @@ async def _evaluate(
     """A bounded marking pass in ``frame``, or the kept result of its last one when the pass says nothing changed
     (``memory``: where results are kept, under ``args["base"]``; a lost one means a forced full pass)."""
     started = time.monotonic()
-    result = await _evaluate_once(frame, args, timeout)
     if memory is None:
-        return result
+        return await _evaluate_once(frame, args, timeout)
     base = int(args.get("base") or 0)
+    result = await _evaluate_once(frame, {**args, "have": memory.kept_pass(base)}, timeout)
     if result.get("unchanged"):
         kept = memory.reuse_pass(base, result)
         if kept is not None:
             return kept
-        result = await _evaluate_once(frame, {**args, "force": True}, timeout - (time.monotonic() - started))
+    elif memory.fill_from_kept(base, result):
+        memory.keep_pass(base, result)
+        return result
+    # the kept result is gone (or does not match): read the page in full
+    result = await _evaluate_once(frame, {**args, "force": True}, timeout - (time.monotonic() - started))
     memory.keep_pass(base, result)
     return result
 
@@ -129,8 +133,11 @@ async def _evaluate_once(frame: Any, args: dict[str, Any], timeout: float) -> di
                 raise _EvalError("marking pass returned malformed data") from exc
         if not isinstance(result, dict):
             raise _EvalError("marking pass returned nothing")
-        if result.get("elements"):
-            result["elements"] = [{**ELEMENT_DEFAULTS, "attrs": {}, **e} for e in result["elements"]]
+        if result.get("elements"):  # an id alone: described as in the kept pass (filled by _evaluate)
+            result["elements"] = [
+                e if isinstance(e, int) else {**ELEMENT_DEFAULTS, "attrs": {}, **e}
+                for e in result["elements"]
+            ]
         return result
     raise _EvalError("page kept navigating during observation")
 
@@ -218,6 +225,7 @@ async def collect(page: Any, options: ObserveOptions | None = None) -> dict[str,
         }
         for f in raw["frames"]
     ]
+    memory.prune({base for base, _, _ in raw["passes"]})
     counts = raw.setdefault("counts", {})
     counts["marked"] = len(raw["elements"])  # after dropping page-forged duplicate ids
     return raw

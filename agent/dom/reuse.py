@@ -45,6 +45,36 @@ class PageMemory:
         else:
             self.passes.pop(base, None)
 
+    def kept_pass(self, base: int) -> list | None:
+        """``[document id, pass number]`` of the result kept for the frame at ``base`` (None: nothing kept)."""
+        hit = self.passes.get(base)
+        return [hit[0], hit[1]] if hit is not None else None
+
+    def fill_from_kept(self, base: int, result: dict[str, Any]) -> bool:
+        """Put the kept description in place of each element handed over as its id alone; False when one is
+        not kept (the caller then reads the page in full)."""
+        elements = result.get("elements") or []
+        if not any(isinstance(e, int) for e in elements):
+            return True
+        hit = self.passes.get(base)
+        if hit is None or hit[0] != result.get("document_id"):
+            return False
+        kept = {e["id"]: e for e in hit[2].get("elements") or []}
+        filled = []
+        for e in elements:
+            if isinstance(e, int):
+                if e not in kept:
+                    return False
+                e = dict(kept[e])
+            filled.append(e)
+        result["elements"] = filled
+        return True
+
+    def prune(self, bases: set[int]) -> None:
+        """Forget the passes of frames this observation did not read (gone, or unreachable this time)."""
+        for base in [b for b in self.passes if b not in bases]:
+            del self.passes[base]
+
     def reuse_pass(self, base: int, answer: dict[str, Any]) -> dict[str, Any] | None:
         """The kept result an "unchanged" answer points to, as a fresh copy; None when it is not kept."""
         hit = self.passes.get(base)

@@ -176,3 +176,24 @@ async def test_style_sheets_past_the_cap_are_always_read_in_full(open_page):
     options = ObserveOptions()
     await collect(page, options)
     assert not (await collect(page, options)).get("reused")
+
+
+async def test_a_changed_page_hands_over_only_the_elements_described_anew(open_page):
+    import json
+
+    from agent.dom.observe import SOM_JS, _js_args
+
+    page = await open_page("incremental.html")
+    options = ObserveOptions()
+    first = await collect(page, options)
+    await page.evaluate("() => { document.getElementById('status').textContent = 'Status: moved on'; }")
+    answer = json.loads(
+        await page.evaluate(SOM_JS, _js_args(options, have=[first["document_id"], first["pass"]]))
+    )
+    anew = [e for e in answer["elements"] if isinstance(e, dict)]
+    assert [e["text"] for e in anew] == ["Status: moved on"]
+    assert len(answer["elements"]) == len(first["elements"])
+    forget(page)
+    await page.evaluate("() => { document.getElementById('status').textContent = 'Status: again'; }")
+    full = await collect(page, options)  # nothing kept: every element described in full
+    assert all(isinstance(e, dict) for e in full["elements"]) and "Status: again" in full["page_text"]

@@ -30,6 +30,7 @@
     blockChars: 300,     // a marked element's block (card, row, list item) is its largest ancestor this short
     pageTextChars: 20000,
     force: false,        // walk even when nothing changed since the last pass (the caller lost that result)
+    have: null,          // [document id, pass number] of the result the caller keeps (elements handed over by difference)
   }, args || {});
 
   const ATTR = 'data-agent-id';
