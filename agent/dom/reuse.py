@@ -138,7 +138,7 @@ def build_key(
     if previous and document_id and previous.get("document_id") == document_id:
         seen = {e.get("id") for e in previous.get("elements") or []}
         new = frozenset(e["id"] for e in raw.get("elements") or [] if e.get("id") not in seen)
-    bounds = tuple(getattr(options, k, None) for k in ("max_elements", "max_chars", "max_tokens"))
+    bounds = (options.max_elements, options.max_chars, options.max_tokens)
     try:
         tab_key = json.dumps(list(tabs), sort_keys=True, default=str)
     except (TypeError, ValueError):
