@@ -134,7 +134,7 @@ def build_key(
     if not raw.get("ok") or not passes:
         return None
     document_id = raw.get("document_id") or ""
-    new: frozenset | None = None
+    new: frozenset = frozenset()  # no previous observation of this document: nothing is marked new either
     if previous and document_id and previous.get("document_id") == document_id:
         seen = {e.get("id") for e in previous.get("elements") or []}
         new = frozenset(e["id"] for e in raw.get("elements") or [] if e.get("id") not in seen)
