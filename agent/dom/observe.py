@@ -249,7 +249,11 @@ async def _reach_cross_origin(
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             break
-        paths = await asyncio.gather(*(_frame_path(f, min(1.0, remaining)) for f in group))
+        # Unchanged parents (every pass so far reused) mean the same <iframe> elements with the same paths.
+        paths = memory.frame_paths(group) if raw.get("reused") else None
+        if paths is None:
+            paths = await asyncio.gather(*(_frame_path(f, min(1.0, remaining)) for f in group))
+            memory.keep_frame_paths(group, paths)
         jobs = []
         for frame, path in zip(group, paths, strict=True):
             info = by_path.get(path or "")

@@ -26,6 +26,24 @@ class PageMemory:
         self.by_frame: dict[int, tuple[Any, int]] = {}
         self.passes: dict[int, tuple[str, int, dict[str, Any]]] = {}
         self.built: tuple[Any, dict[str, Any]] | None = None
+        self.paths: dict[int, tuple[Any, str | None]] = {}
+
+    def frame_paths(self, frames: Sequence[Any]) -> list[str | None] | None:
+        """The ``data-agent-frame`` paths last read for these frames; None unless every one is known."""
+        out = []
+        for frame in frames:
+            hit = self.paths.get(id(frame))
+            if hit is None or hit[0] is not frame:
+                return None
+            out.append(hit[1])
+        return out
+
+    def keep_frame_paths(self, frames: Sequence[Any], paths: Sequence[str | None]) -> None:
+        """Remember the paths just read (entries of gone frames never match: frames are compared by identity)."""
+        if len(self.paths) > 256:
+            self.paths.clear()
+        for frame, path in zip(frames, paths, strict=True):
+            self.paths[id(frame)] = (frame, path)
 
     def base_for(self, frame: Any) -> int:
         """The id base of ``frame`` (0 for none): the same for the life of the frame object."""
