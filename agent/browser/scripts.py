@@ -7,7 +7,12 @@ read on first use and cached; evaluating a script never touches the disk again.
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
+
+#: ``/*@include name.js*/`` in a script is replaced by that file's text (a path relative to the script's folder),
+#: so two scripts can share one piece (the change tracker) without a copy of it.
+_INCLUDE = re.compile(r"/\*@include ([\w./-]+\.js)\*/")
 
 #: The browser layer's own scripts (actions, DOM watcher).
 BROWSER_JS_DIR = Path(__file__).with_name("js")
@@ -15,8 +20,10 @@ BROWSER_JS_DIR = Path(__file__).with_name("js")
 
 @functools.cache
 def read_script(path: Path) -> str:
-    """The text of the script file at ``path`` (cached for the life of the process)."""
-    return Path(path).read_text(encoding="utf-8")
+    """The text of the script file at ``path``, its includes expanded (cached for the life of the process)."""
+    path = Path(path)
+    text = path.read_text(encoding="utf-8")
+    return _INCLUDE.sub(lambda m: read_script((path.parent / m.group(1)).resolve()).strip(), text)
 
 
 def browser_script(name: str) -> str:

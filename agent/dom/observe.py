@@ -15,7 +15,6 @@ import itertools
 import json
 import tempfile
 import time
-import weakref
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ from agent.browser.marking import set_page_marker
 from agent.browser.scripts import read_script
 from agent.browser.session_secrets import screenshot_masks
 from agent.dom.options import ObserveOptions
+from agent.dom.reuse import FRAME_ID_BASE, PageMemory, build_key, copy_observation, memory_for  # noqa: F401
 from agent.dom.serialize import build_observation
 from agent.types import Element, Observation
 
@@ -34,48 +34,19 @@ SOM_JS: str = "".join(read_script(SOM_DIR / f"{part}.js") for part in SOM_PARTS)
 _BADGE_JS = read_script(Path(__file__).with_name("js") / "badges.js")
 _UNBADGE_JS = read_script(Path(__file__).with_name("js") / "unbadge.js")
 
-#: Ids of a cross-origin frame's own counter start at ``FRAME_ID_BASE * k`` (k = 1, 2, ... per page).
-FRAME_ID_BASE = 100_000
-
 #: Share of a frame's time bound the marking walk may take before it stops and reports where it stopped (the
 #: rest is for describing the marked elements and handing them over).
 MARKING_BUDGET_SHARE = 0.7
 
+#: Element fields the marking pass leaves out at these values (a third less to hand over); put back here.
+ELEMENT_DEFAULTS: dict[str, Any] = {
+    "text": "", "value": "", "placeholder": "", "input_type": "", "fixed": False, "occluded": False,
+    "disabled": False, "checked": None, "selected": None, "editable": False, "frame": "", "cross_origin": False,
+}  # fmt: skip
+
 _OVERLAY_ATTR = "data-agent-overlay"
 
 _RETRYABLE = ("execution context was destroyed", "cannot find context", "navigat", "frame was detached")
-
-
-class _FrameBases:
-    """Per page: a stable ``k`` for every cross-origin frame, so its ids never collide with another frame's."""
-
-    def __init__(self) -> None:
-        self.next = 1
-        self.by_frame: dict[int, tuple[Any, int]] = {}
-
-    def base_for(self, frame: Any) -> int:
-        hit = self.by_frame.get(id(frame))
-        if hit is not None and hit[0] is frame:
-            return hit[1]
-        k = self.next
-        self.next += 1
-        self.by_frame[id(frame)] = (frame, k * FRAME_ID_BASE)
-        return k * FRAME_ID_BASE
-
-
-_BASES: weakref.WeakKeyDictionary[Any, _FrameBases] = weakref.WeakKeyDictionary()
-_BASES_FALLBACK: dict[int, _FrameBases] = {}
-
-
-def _bases(page: Any) -> _FrameBases:
-    try:
-        bases = _BASES.get(page)
-        if bases is None:
-            bases = _FrameBases()
-            _BASES[page] = bases
-        return bases
-    except TypeError:  # not weak-referenceable / hashable: keyed by identity instead
-        return _BASES_FALLBACK.setdefault(id(page), _FrameBases())
 
 
 def _js_args(options: ObserveOptions, **extra: Any) -> dict[str, Any]:
@@ -107,7 +78,30 @@ class _EvalError(Exception):
     """The marking pass could not run in a frame (timeout, navigation, closed page)."""
 
 
-async def _evaluate(frame: Any, args: dict[str, Any], timeout: float) -> dict[str, Any]:
+async def _evaluate(
+    frame: Any, args: dict[str, Any], timeout: float, memory: PageMemory | None = None
+) -> dict[str, Any]:
+    """A bounded marking pass in ``frame``, or the kept result of its last one when the pass says nothing changed
+    (``memory``: where results are kept, under ``args["base"]``; a lost one means a forced full pass)."""
+    started = time.monotonic()
+    if memory is None:
+        return await _evaluate_once(frame, args, timeout)
+    base = int(args.get("base") or 0)
+    result = await _evaluate_once(frame, {**args, "have": memory.kept_pass(base)}, timeout)
+    if result.get("unchanged"):
+        kept = memory.reuse_pass(base, result)
+        if kept is not None:
+            return kept
+    elif memory.fill_from_kept(base, result):
+        memory.keep_pass(base, result)
+        return result
+    # the kept result is gone (or does not match): read the page in full
+    result = await _evaluate_once(frame, {**args, "force": True}, timeout - (time.monotonic() - started))
+    memory.keep_pass(base, result)
+    return result
+
+
+async def _evaluate_once(frame: Any, args: dict[str, Any], timeout: float) -> dict[str, Any]:
     """One bounded marking pass in ``frame``; one retry when a navigation destroyed the context mid-call."""
     for attempt in (0, 1):
         if timeout <= 0:
@@ -139,6 +133,11 @@ async def _evaluate(frame: Any, args: dict[str, Any], timeout: float) -> dict[st
                 raise _EvalError("marking pass returned malformed data") from exc
         if not isinstance(result, dict):
             raise _EvalError("marking pass returned nothing")
+        if result.get("elements"):  # an id alone: described as in the kept pass (filled by _evaluate)
+            result["elements"] = [
+                e if isinstance(e, int) else {**ELEMENT_DEFAULTS, "attrs": {}, **e}
+                for e in result["elements"]
+            ]
         return result
     raise _EvalError("page kept navigating during observation")
 
@@ -197,9 +196,10 @@ async def collect(page: Any, options: ObserveOptions | None = None) -> dict[str,
         url = page.url
     except Exception:
         url = ""
+    memory = memory_for(page)
     try:
         main = page.main_frame
-        top = await _evaluate(main, _js_args(opts), min(opts.frame_timeout_s, opts.total_timeout_s))
+        top = await _evaluate(main, _js_args(opts), min(opts.frame_timeout_s, opts.total_timeout_s), memory)
     except _EvalError as exc:
         return _empty_raw(url, str(exc))
     except Exception as exc:
@@ -210,10 +210,11 @@ async def collect(page: Any, options: ObserveOptions | None = None) -> dict[str,
     raw.update(top)
     raw["ok"] = True
     raw["error"] = ""
+    raw["passes"] = [(0, top.get("document_id"), top.get("pass"))]
     if opts.cross_origin_frames and any(
         f.get("cross_origin") and not f.get("reached") for f in raw["frames"]
     ):
-        await _reach_cross_origin(page, raw, opts, deadline)
+        await _reach_cross_origin(page, raw, opts, deadline, memory)
     raw["frames"] = [
         {
             "path": f.get("path", ""),
@@ -224,12 +225,15 @@ async def collect(page: Any, options: ObserveOptions | None = None) -> dict[str,
         }
         for f in raw["frames"]
     ]
+    memory.prune({base for base, _, _ in raw["passes"]})
     counts = raw.setdefault("counts", {})
     counts["marked"] = len(raw["elements"])  # after dropping page-forged duplicate ids
     return raw
 
 
-async def _reach_cross_origin(page: Any, raw: dict[str, Any], opts: ObserveOptions, deadline: float) -> None:
+async def _reach_cross_origin(
+    page: Any, raw: dict[str, Any], opts: ObserveOptions, deadline: float, memory: PageMemory
+) -> None:
     """Mark cross-origin frames through Playwright, parents before children, each with its own id range."""
     by_path = {f["path"]: f for f in raw["frames"]}
     owner = {f["path"]: "" for f in raw["frames"]}  # frame path -> path of the pass that found its <iframe>
@@ -239,14 +243,17 @@ async def _reach_cross_origin(page: Any, raw: dict[str, Any], opts: ObserveOptio
         candidates = [f for f in page.frames if f is not page.main_frame and not f.is_detached()]
     except Exception:
         return
-    bases = _bases(page)
     extra_text: list[str] = []
     for _, group in itertools.groupby(sorted(candidates, key=_depth), key=_depth):
         group = list(group)
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             break
-        paths = await asyncio.gather(*(_frame_path(f, min(1.0, remaining)) for f in group))
+        # Unchanged parents (every pass so far reused) mean the same <iframe> elements with the same paths.
+        paths = memory.frame_paths(group) if raw.get("reused") else None
+        if paths is None:
+            paths = await asyncio.gather(*(_frame_path(f, min(1.0, remaining)) for f in group))
+            memory.keep_frame_paths(group, paths)
         jobs = []
         for frame, path in zip(group, paths, strict=True):
             info = by_path.get(path or "")
@@ -254,7 +261,7 @@ async def _reach_cross_origin(page: Any, raw: dict[str, Any], opts: ObserveOptio
                 continue  # reached by the parent's own walk, or hidden (never walked): leave it alone
             args = _js_args(
                 opts,
-                base=bases.base_for(frame),
+                base=memory.base_for(frame),
                 framePath=info["path"],
                 offset=info.get("offset") or [0, 0],
                 clip=info.get("clip"),
@@ -266,13 +273,18 @@ async def _reach_cross_origin(page: Any, raw: dict[str, Any], opts: ObserveOptio
             continue
         remaining = deadline - time.monotonic()
         results = await asyncio.gather(
-            *(_evaluate(frame, args, min(opts.frame_timeout_s, remaining)) for frame, _, args in jobs),
+            *(
+                _evaluate(frame, args, min(opts.frame_timeout_s, remaining), memory)
+                for frame, _, args in jobs
+            ),
             return_exceptions=True,
         )
-        for (frame, info, _), result in zip(jobs, results, strict=True):
+        for (frame, info, args), result in zip(jobs, results, strict=True):
             if isinstance(result, BaseException) or not result.get("ok"):
                 continue
             info["reached"] = True
+            raw["passes"].append((int(args["base"]), result.get("document_id"), result.get("pass")))
+            raw["reused"] = bool(raw.get("reused") and result.get("reused"))
             with contextlib.suppress(Exception):
                 info["url"] = frame.url or info.get("url", "")
             zone, fixed = info.get("zone") or "main", bool(info.get("fixed"))
@@ -415,14 +427,18 @@ async def observe_page(
     started = time.perf_counter()
     opts = options or ObserveOptions()
     raw = await collect(page, opts)
-    observation = build_observation(
-        raw,
-        goal=goal,
-        previous=previous,
-        options=opts,
-        tabs=list(tabs or []),
-        active_tab_id=active_tab_id or "",
+    tabs = list(tabs or [])
+    memory = memory_for(page)
+    key = build_key(
+        raw, goal=goal, previous=previous, options=opts, tabs=tabs, active_tab_id=active_tab_id or ""
     )
+    if key is not None and memory.built is not None and memory.built[0] == key:
+        observation = copy_observation(memory.built[1])  # the same passes, goal and marks: the same text
+    else:
+        observation = build_observation(
+            raw, goal=goal, previous=previous, options=opts, tabs=tabs, active_tab_id=active_tab_id or ""
+        )
+        memory.built = (key, copy_observation(observation)) if key is not None else None
     observation["screenshot_path"] = None
     if screenshot or screenshot_path or opts.screenshot_mode == "every_step":
         path = screenshot_path or default_screenshot_path()

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from agent.dom.render import split_url
 from agent.types import Element
 from agent.util.page_errors import ERROR_PAGE
 
@@ -108,7 +109,7 @@ def classify_page(
     for e in main_links:
         href = (e.get("attrs") or {}).get("href", "")
         try:
-            p = urlsplit(href).path
+            p = split_url(href).path
         except ValueError:
             continue
         segments = [s for s in p.split("/") if s]

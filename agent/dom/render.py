@@ -5,6 +5,7 @@ Page text can never break out of its line or its quotes: every value is collapse
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -13,6 +14,10 @@ from urllib.parse import urlsplit
 
 from agent.dom.text import tokenize
 from agent.types import Element
+
+#: ``urlsplit`` remembered: the page's URL is split once per line otherwise, and the same links recur step
+#: after step (a SplitResult is immutable, so sharing one is safe).
+split_url = functools.lru_cache(maxsize=8192)(urlsplit)
 
 _TEXT_ROLES = {"label": "label", "legend": "legend", "caption": "caption", "figcaption": "caption"}
 _CHECKABLE = frozenset({"checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"})
@@ -34,8 +39,8 @@ def link_target(href: str, page_url: str = "") -> str:
     if not href:
         return ""
     try:
-        target = urlsplit(href)
-        page = urlsplit(page_url) if page_url else None
+        target = split_url(href)
+        page = split_url(page_url) if page_url else None
     except ValueError:
         return clean_text(href, 80)
     if target.scheme in ("javascript", "data", "blob"):

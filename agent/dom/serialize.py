@@ -81,6 +81,8 @@ OMITTED_RESERVE_TOKENS = 110  # the same, in estimated tokens
 #: Goal matches that bring their block (card, row, list item) along: the few best, not every card that
 #: shares a common word with the goal.
 MAX_BLOCK_LINES = 8
+#: The fewest estimated tokens of any element line: ``[``, the id, ``]`` and the role.
+MIN_LINE_TOKENS = 4
 
 
 def select_elements(
@@ -118,9 +120,13 @@ def select_elements(
     zones: set[str] = set()
     shown_blocks: set[str] = set()
     for element in ranked:
-        if len(kept) >= max_elements:
-            break
+        if len(kept) >= max_elements or tokens_left < MIN_LINE_TOKENS:
+            break  # no further line can fit
         line = element_line(element, page_url, focus)
+        # A token covers at most 9 characters that are not spaces: a line that long cannot fit what is left,
+        # known without estimating its tokens (most lines once the budget is nearly spent).
+        if (len(line) - line.count(" ")) // 9 >= tokens_left:
+            continue
         block = element.get("block") or ""
         context = ""
         if (

@@ -4,20 +4,8 @@
 (() => {
   if (window.__wayfinderDomWatch) return;
   window.__wayfinderDomWatch = true;
-  const ours = (node) => {
-    const el = node && (node.nodeType === 1 ? node : node.parentElement);
-    return !!(el && el.closest && el.closest('[data-agent-overlay]'));
-  };
-  const relevant = (r) => {
-    if (r.type === 'attributes' && r.attributeName && r.attributeName.startsWith('data-agent')) return false;
-    if (ours(r.target)) return false;
-    if (r.type === 'childList') {
-      const nodes = [...r.addedNodes, ...r.removedNodes];
-      if (nodes.length && nodes.every((n) => n.nodeType === 1 && n.hasAttribute && n.hasAttribute('data-agent-overlay')))
-        return false;
-    }
-    return true;
-  };
+  // The change tracker (change_watch.js) owns the one MutationObserver; this watcher listens to it.
+  const tracker = (/*@include change_watch.js*/)(window);
   // Leading edge at once (the action that caused it is still settling), then at most every 150 ms.
   let blocked = false, dirty = false;
   const fire = () => {
@@ -27,14 +15,12 @@
   const release = () => {
     if (dirty) { dirty = false; fire(); setTimeout(release, 150); } else { blocked = false; }
   };
-  const observer = new MutationObserver((records) => {
-    if (!records.some(relevant)) return;
+  tracker.listen(() => {
     if (blocked) { dirty = true; return; }
     blocked = true;
     fire();
     setTimeout(release, 150);
   });
-  observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
   // Say "a tab is about to open" (target=_blank link, window.open), so settling waits for the new tab.
   const popup = () => { const notify = window.__wayfinderDomChanged; if (typeof notify === 'function') notify('popup').catch(() => {}); };
   document.addEventListener('click', (event) => {

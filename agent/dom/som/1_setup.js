@@ -29,6 +29,8 @@
     proseChars: 600,     // visible text kept per paragraph-like element (the answer may sit in its third sentence)
     blockChars: 300,     // a marked element's block (card, row, list item) is its largest ancestor this short
     pageTextChars: 20000,
+    force: false,        // walk even when nothing changed since the last pass (the caller lost that result)
+    have: null,          // [document id, pass number] of the result the caller keeps (elements handed over by difference)
   }, args || {});
 
   const ATTR = 'data-agent-id';
@@ -58,7 +60,15 @@
     s = collapse(s || '').trim();
     return s.length > n ? s.slice(0, n - 1).trimEnd() + '…' : s;
   }
+  // Parsed colours by their computed string: a page uses a few dozen, read on almost every element (the same
+  // array back for the same colour also spares a child context per element with an opaque background).
+  const RGB = new Map();
   function parseRgb(s) {
+    let v = RGB.get(s);
+    if (v === undefined) { v = parseRgbNew(s); RGB.set(s, v); }
+    return v;
+  }
+  function parseRgbNew(s) {
     const m = /^rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:\s*[,/]\s*([\d.]+%?))?\s*\)$/.exec(s || '');
     if (!m) return null;
     let a = 1;
@@ -88,6 +98,87 @@
         document.__wayfinderSom = state;
       }
     }
+
+    // Incremental re-observation. A full pass leaves a snapshot: the change trackers' counters
+    // (agent/browser/js/change_watch.js) and a signature of what changes without an event (scroll offsets, form
+    // values, sizes, style sheets, element count, running animations). While both stand still nothing the pass
+    // reads can differ, so it answers "unchanged" with the number of the pass whose result the caller keeps.
+    const installWatch = (/*@include ../../browser/js/change_watch.js*/);
+    const W = installWatch(window);
+    const KEY = JSON.stringify([A.base, A.framePath, A.offset, A.clip, A.crossOrigin, A.bg, A.maxInfo,
+      A.maxElements, A.maxNodes, A.textChars, A.proseChars, A.blockChars, A.pageTextChars]);
+    const SHEET_RULES = 3000;
+    function controlSig(c) {
+      if (c.localName === 'select') return 's' + Array.from(c.options || []).map((o) => (o.selected ? 1 : 0)).join('');
+      return (c.value || '') + '|' + (c.checked ? 1 : 0) + (c.indeterminate ? 1 : 0) + (c.disabled ? 1 : 0);
+    }
+    function docSig(doc) {
+      const win = doc.defaultView;
+      if (!win) return null;
+      try {
+        for (const a of doc.getAnimations()) if (a.pending || a.playState === 'running') return null; // moving
+      } catch (e) { return null; }
+      const tracker = doc.__wayfinderWatch;
+      if (!tracker || typeof tracker.flush !== 'function') return null;
+      tracker.flush();
+      const se = doc.scrollingElement || doc.documentElement;
+      const parts = ['g' + tracker.gen, doc.URL, doc.title, doc.readyState, win.innerWidth, win.innerHeight,
+        win.scrollX, win.scrollY, win.devicePixelRatio, doc.getElementsByTagName('*').length,
+        se ? se.scrollWidth + 'x' + se.scrollHeight : ''];
+      try { parts.push(doc.fonts.status); } catch (e) { /* no font loading API */ }
+      // The rules' text: a script may edit a rule in place (CSSOM), which no observer reports. Serializing costs
+      // ~8 µs a rule: past SHEET_RULES rules the document is never "unchanged" (always read in full).
+      const sheets = [];
+      let rules = 0;
+      for (const sh of Array.from(doc.styleSheets).concat(Array.from(doc.adoptedStyleSheets || []))) {
+        let list = null;
+        try { list = sh.cssRules; } catch (e) { list = null; } // cross-origin: the page cannot edit it either
+        if (list) for (const r of list) rules += 1 + (r.cssRules ? r.cssRules.length : 0);
+        sheets.push([sh, list]);
+      }
+      if (rules > SHEET_RULES) return null;
+      for (const [sh, list] of sheets) {
+        parts.push((sh.disabled ? 'd' : 's') + (list ? Array.from(list, (r) => r.cssText).join('\n') : 'x'));
+      }
+      for (const c of doc.querySelectorAll('input,select,textarea')) parts.push(controlSig(c));
+      return parts.join('|');
+    }
+    // The signature of a snapshot's documents, scrollers, custom-element hosts and shadow-root controls.
+    function snapSig(snap) {
+      const parts = [];
+      for (const d of snap.docs) {
+        if (d.el) {
+          let now = null;
+          try { now = d.el.isConnected ? d.el.contentDocument : null; } catch (e) { now = null; }
+          if (now !== d.doc) return null;
+        }
+        const s = docSig(d.doc);
+        if (s === null) return null;
+        parts.push(s);
+      }
+      for (const el of snap.scrollers) parts.push(el.isConnected ? el.scrollTop + ',' + el.scrollLeft : 'x');
+      for (const el of snap.hosts) {
+        const r = el.getBoundingClientRect();
+        parts.push(r.left + ',' + r.top + ',' + r.width + ',' + r.height);
+      }
+      for (const c of snap.controls) parts.push(c.isConnected ? controlSig(c) : 'x');
+      return parts.join('\n');
+    }
+    if (!A.force && state.snap && state.snap.key === KEY) {
+      const sig = snapSig(state.snap);
+      if (sig !== null && sig === state.snap.sig) {
+        return JSON.stringify({ ok: true, unchanged: true, pass: state.snap.pass, document_id: state.doc,
+          url: location.href, ms: Math.round(performance.now() - T0) });
+      }
+    }
+    state.snap = null;
+    state.pass = (state.pass || 0) + 1;
+    // What the next pass checks besides the documents (filled by the walk).
+    const snapDocs = [{ el: null, doc: document }];
+    const snapScrollers = [];
+    const snapHosts = [];
+    const snapControls = [];
+    let snapOk = true;
 
     const records = [];
     const frames = [];

@@ -180,7 +180,12 @@
         const a = node.assignedNodes({ flatten: true });
         if (a.length) return a;
       }
-      if (node.shadowRoot) return node.shadowRoot.childNodes;
+      if (node.shadowRoot) {
+        const tracker = node.ownerDocument.__wayfinderWatch;
+        if (tracker && typeof tracker.watch === 'function') tracker.watch(node.shadowRoot);
+        return node.shadowRoot.childNodes;
+      }
+      if (node.localName.indexOf('-') > 0) snapHosts.push(node); // a closed shadow root may lay it out anew
       return node.childNodes;
     }
 

@@ -45,6 +45,7 @@
       entry.reached = true;
       const win = doc.defaultView;
       if (!win) return '';
+      try { installWatch(win); snapDocs.push({ el, doc }); } catch (e) { snapOk = false; }
       const sub = {
         doc, win, root: doc, ox, oy, clip, framePath: path, frameCounter: { n: 0 },
         chain: ctx.chain.concat([{ iframe: el, win: ctx.win, root: el.getRootNode(), ox: ctx.ox, oy: ctx.oy }]),
@@ -74,6 +75,16 @@
       return '';
     }
 
+    // A child context: one object literal of a fixed shape (Object.assign of ~25 keys cost an eighth of the walk).
+    function derive(c) {
+      return {
+        doc: c.doc, win: c.win, root: c.root, ox: c.ox, oy: c.oy, clip: c.clip, framePath: c.framePath,
+        frameCounter: c.frameCounter, chain: c.chain, zone: c.zone, sectioning: c.sectioning, fixed: c.fixed,
+        fixedPos: c.fixedPos, inInter: c.inInter, inInfo: c.inInfo, hclip: c.hclip, hclipStatic: c.hclipStatic,
+        bg: c.bg, sx: c.sx, sy: c.sy, crossOrigin: c.crossOrigin, vw: c.vw, vh: c.vh,
+      };
+    }
+
     function walkEl(el, ctx, pcursor) {
       const tag = el.localName;
       if (SKIP.has(tag)) {
@@ -97,6 +108,7 @@
       const ovx = st.overflowX;
       const ovy = st.overflowY;
       const contents = display === 'contents';
+      if (ovx !== 'visible' || ovy !== 'visible') snapScrollers.push(el); // scrolled without an event seen yet
       if (st.contentVisibility === 'hidden') return hide(el); // hidden="until-found": contents not rendered
       const r = el.getBoundingClientRect();
       let hclip = ctx.hclip;
@@ -129,7 +141,7 @@
       // Derive the child context only when something changes (most elements change nothing).
       let c = ctx;
       const zone = zoneOf(el, tag, role, pos, ctx);
-      if (zone !== ctx.zone) { c = Object.assign({}, ctx); c.zone = zone; }
+      if (zone !== ctx.zone) { c = derive(ctx); c.zone = zone; }
       const fixedHere = pos === 'fixed' || pos === 'sticky';
       const sectioning = !ctx.sectioning && (tag === 'article' || tag === 'aside' || tag === 'main' ||
           tag === 'nav' || tag === 'section' || role === 'main' || role === 'navigation' ||
@@ -149,7 +161,7 @@
       } else if (pos !== 'static') bg = null;
       if ((fixedHere && !ctx.fixed) || (pos === 'fixed' && !ctx.fixedPos) || sectioning || hclip !== ctx.hclip ||
           hidesOverflow || bg !== ctx.bg) {
-        if (c === ctx) c = Object.assign({}, ctx);
+        if (c === ctx) c = derive(ctx);
         if (fixedHere) c.fixed = true;
         if (pos === 'fixed') c.fixedPos = true;
         if (sectioning) c.sectioning = true;
@@ -173,6 +185,7 @@
       else if (tag === 'tr') stats.table_rows += 1;
       else if (tag === 'form') stats.forms += 1;
 
+      if ((tag === 'input' || tag === 'select' || tag === 'textarea') && el.getRootNode() !== ctx.doc) snapControls.push(el);
       const visibleSelf = !contents && visibility === 'visible' && r.width >= 2 && r.height >= 2;
       const cursor = st.cursor;
       let kind = 0; // 1 interactive, 2 informative
@@ -193,7 +206,7 @@
         }
       }
       if (kind === 1 && !c.inInter) {
-        if (c === ctx) c = Object.assign({}, ctx);
+        if (c === ctx) c = derive(ctx);
         c.inInter = true;
       }
       const block = blockish(display);
@@ -204,7 +217,7 @@
       if (!NO_CHILD_TEXT.has(tag)) {
         // children of a label or heading never become informative elements of their own
         if (kind === 0 && !c.inInfo && (tag === 'label' || HEADING_TAGS.has(tag) || INFO_ROLES.has(role))) {
-          if (c === ctx) c = Object.assign({}, ctx);
+          if (c === ctx) c = derive(ctx);
           c.inInfo = true;
         }
         text = walkChildren(el, c, st, el, cursor);
