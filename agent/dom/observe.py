@@ -21,6 +21,7 @@ from typing import Any
 from agent.browser.marking import set_page_marker
 from agent.browser.scripts import read_script
 from agent.browser.session_secrets import screenshot_masks
+from agent.dom.frames import frame_paths
 from agent.dom.options import ObserveOptions
 from agent.dom.reuse import FRAME_ID_BASE, PageMemory, build_key, copy_observation, memory_for  # noqa: F401
 from agent.dom.serialize import build_observation
@@ -142,22 +143,6 @@ async def _evaluate_once(frame: Any, args: dict[str, Any], timeout: float) -> di
     raise _EvalError("page kept navigating during observation")
 
 
-async def _frame_path(frame: Any, timeout: float) -> str | None:
-    """The ``data-agent-frame`` path the parent's pass wrote on this frame's <iframe>, if any."""
-
-    async def read() -> str | None:
-        handle = await frame.frame_element()
-        try:
-            return await handle.get_attribute("data-agent-frame")
-        finally:
-            await handle.dispose()
-
-    try:
-        return await asyncio.wait_for(read(), timeout)
-    except Exception:
-        return None
-
-
 def _depth(frame: Any) -> int:
     depth = 0
     parent = frame.parent_frame
@@ -252,7 +237,7 @@ async def _reach_cross_origin(
         # Unchanged parents (every pass so far reused) mean the same <iframe> elements with the same paths.
         paths = memory.frame_paths(group) if raw.get("reused") else None
         if paths is None:
-            paths = await asyncio.gather(*(_frame_path(f, min(1.0, remaining)) for f in group))
+            paths = await frame_paths(group, by_path, min(1.0, remaining))
             memory.keep_frame_paths(group, paths)
         jobs = []
         for frame, path in zip(group, paths, strict=True):

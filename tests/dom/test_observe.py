@@ -433,3 +433,25 @@ def test_observe_options_validation_and_context():
         ObserveOptions(screenshot_mode="sometimes")
     clamped = ObserveOptions(max_chars=10, max_elements=0)
     assert clamped.max_chars == 400 and clamped.max_elements == 1
+
+
+async def test_cross_origin_frames_sharing_an_address_each_get_their_own_place(open_page):
+    """A frame is matched to its <iframe> by address only when the address is unique; two embeds of the same
+    address are told apart by asking for their elements, so each keeps its own path and offset."""
+    page = await open_page("crossorigin_many.html")
+    for _ in range(100):
+        children = [f for f in page.frames if "xo_child" in f.url]
+        if len(children) == 3:
+            break
+        await asyncio.sleep(0.05)
+    for child in children:
+        await child.wait_for_load_state("load")
+    obs = await observe_page(page)
+    buttons = [e for e in obs["elements"] if e["name"] == "Cross origin button"]
+    assert [b["frame"] for b in buttons] == ["0", "1", "2"]
+    tops = [b["bbox"][1] for b in buttons]
+    assert tops == sorted(tops) and tops[1] - tops[0] >= 140 and tops[2] - tops[1] >= 140
+    assert len({b["id"] for b in buttons}) == 3
+    frames = {f["path"]: f for f in obs["frames"]}
+    assert all(frames[p]["cross_origin"] and frames[p]["reached"] for p in ("0", "1", "2"))
+    assert frames["2"]["url"].endswith("xo_child.html?other")
