@@ -22,3 +22,18 @@ def open_page(page, observe_url) -> Callable[[str], Awaitable[object]]:
         return page
 
     return _open
+
+
+async def loaded_frames(page, fragment: str, count: int = 1) -> list:
+    """The page's frames whose address holds ``fragment``, once ``count`` of them exist and have loaded (a
+    cross-origin child frame starts loading after its parent's load event)."""
+    frames: list = []
+    for _ in range(100):
+        frames = [f for f in page.frames if fragment in f.url]
+        if len(frames) >= count:
+            break
+        await page.wait_for_timeout(50)
+    assert len(frames) >= count, f"only {len(frames)} frame(s) with {fragment!r} loaded"
+    for frame in frames:
+        await frame.wait_for_load_state("load")
+    return frames

@@ -11,6 +11,7 @@ import pytest
 
 from agent.dom.observe import FRAME_ID_BASE, mark_frames, observe, observe_page
 from agent.dom.options import ObserveOptions
+from tests.dom.conftest import loaded_frames
 
 CONTRACT_KEYS = {
     "id", "tag", "role", "name", "text", "value", "placeholder", "input_type", "attrs", "bbox", "zone", "fixed",
@@ -275,15 +276,7 @@ async def test_new_document_after_navigation(open_page):
 
 async def test_cross_origin_iframe_through_playwright_frames(open_page):
     page = await open_page("crossorigin.html")
-    await page.wait_for_function(
-        "() => document.getElementById('xo').contentWindow && document.readyState === 'complete'"
-    )
-    for _ in range(50):  # the child frame loads after the parent's load event
-        if any("xo_child" in f.url for f in page.frames):
-            break
-        await asyncio.sleep(0.05)
-    child = next(f for f in page.frames if "xo_child" in f.url)
-    await child.wait_for_load_state("load")
+    await loaded_frames(page, "xo_child")
     obs = await observe_page(page)
     button = by_name(obs["elements"], "Cross origin button")
     assert button["cross_origin"] is True and button["frame"] == "0"
@@ -439,13 +432,7 @@ async def test_cross_origin_frames_sharing_an_address_each_get_their_own_place(o
     """A frame is matched to its <iframe> by address only when the address is unique; two embeds of the same
     address are told apart by asking for their elements, so each keeps its own path and offset."""
     page = await open_page("crossorigin_many.html")
-    for _ in range(100):
-        children = [f for f in page.frames if "xo_child" in f.url]
-        if len(children) == 3:
-            break
-        await asyncio.sleep(0.05)
-    for child in children:
-        await child.wait_for_load_state("load")
+    await loaded_frames(page, "xo_child", 3)
     obs = await observe_page(page)
     buttons = [e for e in obs["elements"] if e["name"] == "Cross origin button"]
     assert [b["frame"] for b in buttons] == ["0", "1", "2"]

@@ -9,6 +9,7 @@ import pytest
 from agent.dom.observe import collect, observe_page
 from agent.dom.options import ObserveOptions
 from agent.dom.reuse import forget
+from tests.dom.conftest import loaded_frames
 
 
 def _comparable(observation: dict) -> dict:
@@ -151,12 +152,7 @@ async def test_running_animation_is_never_unchanged(open_page):
 
 async def test_cross_origin_frame_changes_are_seen_and_its_pass_reused(open_page):
     page = await open_page("crossorigin.html")
-    for _ in range(60):  # the child frame loads after the parent's load event
-        if any("xo_child" in f.url for f in page.frames):
-            break
-        await page.wait_for_timeout(50)
-    child = next(f for f in page.frames if "xo_child" in f.url)
-    await child.wait_for_load_state("load")
+    (child,) = await loaded_frames(page, "xo_child")
     options = ObserveOptions()
     first = await observe_page(page)
     raw = await collect(page, options)
