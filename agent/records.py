@@ -196,22 +196,26 @@ async def until_written(write: Future[Any]) -> Any:
     return await asyncio.shield(asyncio.wrap_future(write))
 
 
+_recorders: dict[str, RunRecorder] = {}
+_recorders_lock = threading.Lock()
+
+
+def _kept_recorder(run_id: str, run_dir: Path) -> RunRecorder | None:
+    rec = _recorders.get(run_id)
+    return rec if rec is not None and rec.run_dir == Path(run_dir) else None
+
+
 def known_recorder(run_id: str, run_dir: Path) -> RunRecorder | None:
     """The recorder of a run if this process has one already (never reads the disk)."""
     with _recorders_lock:
-        rec = _recorders.get(run_id)
-        return rec if rec is not None and rec.run_dir == Path(run_dir) else None
-
-
-_recorders: dict[str, RunRecorder] = {}
-_recorders_lock = threading.Lock()
+        return _kept_recorder(run_id, run_dir)
 
 
 def recorder_for(run_id: str, run_dir: Path) -> RunRecorder:
     """The recorder of a run (one per run id per process)."""
     with _recorders_lock:
-        rec = _recorders.get(run_id)
-        if rec is None or rec.run_dir != Path(run_dir):
+        rec = _kept_recorder(run_id, run_dir)
+        if rec is None:
             rec = RunRecorder(Path(run_dir))
             _recorders[run_id] = rec
         rec.masking = secrets_of_run(run_id)  # (a resumed run may bring its secrets again)
