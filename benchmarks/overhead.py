@@ -59,11 +59,13 @@ async def measure(runs: int, log: bool = True) -> dict[str, Any]:
     from agent.demo.server import DEMO_GOAL, DEMO_START_PATH, serve_demo
     from agent.records import read_trace
     from agent.runner import run_goal
+    from benchmarks.overhead_floor import floor_per_action, last_values
 
     records = Path(tempfile.mkdtemp(prefix="wayfinder-bench-overhead-"))
     ctx = load_context(env={}, overrides={"planner": "rules", "record_dir": str(records / "runs")})
     server = serve_demo()
     rows: list[dict[str, Any]] = []
+    floors: list[float] = []
     session = None
     try:
         options = ctx.browser_options(records / "browser")
@@ -81,7 +83,10 @@ async def measure(runs: int, log: bool = True) -> dict[str, Any]:
                 on_event=events.append,
             )
             ended = time.time()
-            trace = read_trace(Path(str(result.get("run_dir"))) / "trace.jsonl")
+            run_dir = Path(str(result.get("run_dir")))
+            trace = read_trace(run_dir / "trace.jsonl")
+            # interleaved with the runs, so both meet the same machine: the empty graph, from this run's state
+            floors.append(await floor_per_action(last_values(run_dir / "checkpoints.sqlite")))
             row = {
                 "run": k + 1,
                 "terminal": f"{result.get('terminal_type')}/{result.get('terminal_reason')}",
@@ -111,6 +116,7 @@ async def measure(runs: int, log: bool = True) -> dict[str, Any]:
         "first_step_ms": summary(firsts),
         "further_step_ms": summary(further),
         "closing_ms": summary(r["closing_ms"] for r in rows),
+        "floor_per_action_ms": summary(floors),
         "targets": {"first_step_ms": FIRST_STEP_TARGET_MS, "further_step_ms": FURTHER_STEP_TARGET_MS},
     }
 
@@ -128,6 +134,9 @@ def to_markdown(report: dict[str, Any]) -> str:
         ["further steps", further["median"], further["max"], FURTHER_STEP_TARGET_MS],
         ["closing (after the last action)", closing["median"], closing["max"], "-"],
     ]
+    floor = report.get("floor_per_action_ms") or {}
+    if floor.get("n"):
+        rows.append(["LangGraph floor of one action (six empty nodes)", floor["median"], floor["max"], "-"])
     per_run = [
         [r["run"], r["terminal"], ", ".join(fmt(s) for s in r["steps_ms"]), r["closing_ms"]]
         for r in report["runs"]
@@ -138,7 +147,10 @@ def to_markdown(report: dict[str, Any]) -> str:
             "",
             f"`{report['environment']['command']}`: {len(report['runs'])} run(s) of the demo goal with the offline "
             "planner in one process and one browser. Overhead = a step's wall time minus its `observe` and "
-            "`execute` node time (from the run's own trace).",
+            "`execute` node time (from the run's own trace). The floor is the same graph shape with nodes that do "
+            "nothing (this state, conditional edges, the SQLite checkpointer written before each next step), run "
+            "after each run: what LangGraph itself costs per action on this machine "
+            "(`benchmarks/overhead_floor.py`).",
             "",
             md_table(["segment", "median ms", "max ms", "target ms"], rows),
             "",

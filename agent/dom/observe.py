@@ -412,7 +412,7 @@ async def observe_page(
     started = time.perf_counter()
     opts = options or ObserveOptions()
     raw = await collect(page, opts)
-    tabs = list(tabs or [])
+    tabs = _active_title_from_pass(list(tabs or []), active_tab_id, raw)
     memory = memory_for(page)
     key = build_key(
         raw, goal=goal, previous=previous, options=opts, tabs=tabs, active_tab_id=active_tab_id or ""
@@ -432,6 +432,15 @@ async def observe_page(
         )
     observation["observe_ms"] = int((time.perf_counter() - started) * 1000)
     return observation
+
+
+def _active_title_from_pass(tabs: list, active_tab_id: str, raw: dict[str, Any]) -> list:
+    """The active tab's title as the pass just read it: the session refreshes titles on load events, in tasks of
+    their own, so right after a navigation (or a title set by script) its copy can lag or still be empty."""
+    title = raw.get("title") if raw.get("ok") else ""
+    if not title or not active_tab_id:
+        return tabs
+    return [{**tab, "title": title} if tab.get("id") == active_tab_id else tab for tab in tabs]
 
 
 async def observe(

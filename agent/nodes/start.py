@@ -14,7 +14,7 @@ from agent.context import Context
 from agent.goals import goal_kind, task_mode, validate_goal
 from agent.nodes.base import graph_node, terminal
 from agent.nodes.threads import current_thread_id, run_id_of, settings_snapshot
-from agent.records import new_run_id, valid_run_id
+from agent.records import new_run_id, until_written, valid_run_id, write_soon
 from agent.runtime import apply_network_policy, ensure_session, ensure_tools
 from agent.state import HISTORY_RESET, AgentState
 from agent.terminals import BROWSER_ERROR, INVALID_GOAL, MAX_SECONDS, NAVIGATION_BLOCKED, TOOL_ERROR
@@ -103,8 +103,9 @@ async def start(state: AgentState, ctx: Context) -> dict[str, Any]:
         "started_at": update["started_at"],
         **({"forked_from": state["forked_from"]} if state.get("forked_from") else {}),
     }
-    # File I/O off the event loop: `langgraph dev` raises BlockingError on blocking calls in async nodes.
-    await asyncio.to_thread(_write_run_meta, run_dir, meta)
+    # In order with the run's other records: in place under the runner, else off the event loop (`langgraph dev`
+    # raises BlockingError on blocking calls in async nodes). A thread hop here cost a process's first run ~15 ms.
+    await until_written(write_soon(lambda: _write_run_meta(run_dir, meta)))
     if problem:
         update.update(
             terminal(INVALID_GOAL, f"invalid goal: {problem}"),

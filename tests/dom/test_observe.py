@@ -442,3 +442,12 @@ async def test_cross_origin_frames_sharing_an_address_each_get_their_own_place(o
     frames = {f["path"]: f for f in obs["frames"]}
     assert all(frames[p]["cross_origin"] and frames[p]["reached"] for p in ("0", "1", "2"))
     assert frames["2"]["url"].endswith("xo_child.html?other")
+
+
+async def test_active_tab_title_is_the_one_the_page_has_now(session, site_url):
+    """A title set by script fires no load event: the Tabs header still shows it, not the session's older copy."""
+    await session.page.goto(f"{site_url}/form.html")
+    await session.page.evaluate("document.title = 'Renamed by script'")
+    obs = await observe(session)
+    assert obs["title"] == "Renamed by script"
+    assert f"[{session.active_tab_id}] Renamed by script (active)" in obs["text"]
