@@ -115,6 +115,21 @@ GOALS = [
     ("sign up with new@user.test", [TypeText("new@user.test", "email"), Submit("signup")]),
     ("subscribe to the newsletter with me@x.io", [TypeText("me@x.io", "email"), Submit("subscribe")]),
     ("register with carol@x.io", [TypeText("carol@x.io", "email"), Submit("signup")]),
+    # the address as the verb's own object
+    (
+        "Subscribe bob@example.org to the newsletter",
+        [TypeText("bob@example.org", "email"), Submit("subscribe")],
+    ),
+    (
+        "subscribe 'bob@example.org' to our mailing list",
+        [TypeText("bob@example.org", "email"), Submit("subscribe")],
+    ),
+    ("Register ann@x.io for the webinar", [TypeText("ann@x.io", "email"), Submit("signup")]),
+    (
+        "subscribe bob@x.io to the newsletter with the name Bob",
+        [TypeText("bob@x.io", "email"), TypeText("Bob", "name"), Submit("subscribe")],
+    ),
+    ("register for the webinar", [Click("register")]),  # no address: the button, not a field
     ("submit the form", [Submit("")]),
     (
         "fill in the form: name Ada Lovelace, email ada@x.io, message 'Hi there'",

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from agent.planning.offline.account_rules import parse_login, parse_signup
 from agent.planning.offline.clauses import split_clauses
 from agent.planning.offline.form_rules import (
     parse_cart,
@@ -20,9 +21,7 @@ from agent.planning.offline.form_rules import (
     parse_click,
     parse_form,
     parse_hover,
-    parse_login,
     parse_select,
-    parse_signup,
     parse_submit,
     parse_type,
 )

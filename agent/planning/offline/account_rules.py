@@ -1,0 +1,139 @@
+"""Clause rules for accounts: log in (with credentials, a provider or none) and sign up / subscribe / register.
+Each rule takes a masked clause (fillers stripped) and returns intents, or None when it does not apply.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agent.planning.offline.form_rules import field_values
+from agent.planning.offline.intents import Click, Intent, Navigate, Submit, TypeText
+from agent.planning.offline.page_rules import matched
+from agent.planning.offline.targets import value
+from agent.planning.offline.text import MASK
+from agent.planning.offline.urls import canonical_url, looks_like_url
+
+I = re.IGNORECASE  # noqa: E741 - short alias keeps the rule patterns readable
+
+_CRED = r"(?:" + MASK + r"\d+" + MASK + r"|[^\s,;()]+)"
+
+
+def _credentials(rest: str, spans: tuple[str, ...]) -> tuple[str, str, str]:
+    """(user, password, leftover) from the tail of a login/sign-up clause."""
+    password = ""
+    pm = re.search(
+        r"(?:,\s*|\s+and\s+|\s+with\s+|\s+using\s+|\s+)?(?:the\s+|a\s+|my\s+)?(?:password|passcode|pass|"
+        r"pwd|pw)\s*(?:is\s+|of\s+|=\s*|:\s*)?(?P<p>" + _CRED + ")",
+        rest,
+        I,
+    )
+    if pm:
+        password = value(pm.group("p"), spans)
+        rest = rest[: pm.start()] + " " + rest[pm.end() :]
+    user = ""
+    um = re.search(
+        r"(?:\b(?:as|with|using)\s+(?:(?:the|my|an?)\s+)?(?:(?:username|user\s*name|user|e-?mail(?:\s+address)?"
+        r"|login|account|id)\s*[:=]?\s*)?|\b(?:username|user\s*name|user|e-?mail(?:\s+address)?|login)\s*"
+        r"[:=]?\s*)(?P<u>" + _CRED + ")",
+        rest,
+        I,
+    )
+    if um and um.group("u").lower() not in ("and", "with", "password", "the", "a", "an"):
+        user = value(um.group("u"), spans)
+        slash = re.match(r"\s*/\s*(?P<p>" + _CRED + ")", rest[um.end() :])  # 'as dave / s3cret'
+        if slash and not password:
+            password = value(slash.group("p"), spans)
+        rest = rest[: um.start()] + " " + rest[um.end() + (slash.end() if slash else 0) :]
+    if not password and user and "/" in user and user.count("/") == 1 and "://" not in user:
+        user, password = (s.strip() for s in user.split("/"))
+    return user, password, rest.strip()
+
+
+#: Fields a 'sign up with X' names as the account itself ('with the username ada'): read as credentials.
+_ACCOUNT_FIELDS = frozenset({"user", "username", "user name", "login", "user id", "userid"})
+
+
+def _site_prefix(rest: str, spans: tuple[str, ...]) -> tuple[list[Intent], str]:
+    m = re.match(r"^\s*(?:to|into|on|at)\s+(?:the\s+)?(?P<s>\S+)(?:\s+(?:site|website|page))?", rest, I)
+    if m and looks_like_url(value(m.group("s"), spans)):
+        return [Navigate(canonical_url(value(m.group("s"), spans)))], rest[m.end() :]
+    m = re.match(r"^\s*(?:to|into)\s+(?:your|my|the)\s+account\b", rest, I)
+    if m:
+        return [], rest[m.end() :]
+    return [], rest
+
+
+def parse_login(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
+    if re.match(r"^(?:log|sign)[\s-]*(?:out|off)\b|^(?:logout|signout)$", c, I):
+        return [Click(target="log out")]
+    m = re.match(r"^(?:(?:log|sign)[\s-]*(?:in|on)|login|signin|authenticate)(?:to)?\b(?P<rest>.*)$", c, I)
+    if not m:
+        return None
+    prefix, rest = _site_prefix(m.group("rest"), spans)
+    provider = re.fullmatch(
+        r"\s*(?:with|using|via|through)\s+(?P<p>[A-Z][\w.]*(?:\s+[A-Z][\w.]*)?|sso|SSO)\s*", rest
+    )
+    if provider:
+        return [*prefix, Click(target=f"log in with {value(provider.group('p'), spans)}")]
+    user, password, leftover = _credentials(rest, spans)
+    if not user and not password:
+        if re.sub(
+            r"\b(?:now|here|again|with\s+(?:my|the)\s+account|to\s+(?:your|my|the)\s+account)\b",
+            "",
+            leftover,
+            flags=I,
+        ).strip():
+            return None
+        return [*prefix, Click(target="log in")]
+    intents: list[Intent] = list(prefix)
+    if user:
+        intents.append(TypeText(user, "email" if "@" in user else "username"))
+    if password:
+        intents.append(TypeText(password, "password"))
+    intents.append(Submit("login"))
+    return intents
+
+
+@matched(
+    r"^(?P<v>sign[\s-]*up|signup|subscribe|register|enrol+|join|create\s+(?:an?\s+|my\s+|a\s+new\s+)?"
+    r"account)\b(?P<rest>.*)$"
+)
+def parse_signup(m: re.Match[str], spans: tuple[str, ...]) -> list[Intent] | None:
+    verb = re.sub(r"\s+", " ", m.group("v").lower())
+    prefix, rest = _site_prefix(m.group("rest"), spans)
+    # 'subscribe bob@example.org to the newsletter': the address as the verb's direct object
+    direct = re.match(r"^\s*(?P<u>" + _CRED + r")(?=\s+(?:to|for|on|at)\s|\s*$)", rest, I)
+    direct_user = value(direct.group("u"), spans) if direct else ""
+    if "@" in direct_user:
+        rest = rest[direct.end() :]  # type: ignore[union-attr]
+    else:
+        direct_user = ""
+    what = ""
+    wm = re.match(
+        r"^\s*(?:to|for|on|at)\s+(?:the\s+|our\s+|a\s+|an\s+|your\s+)?(?P<w>.+?)(?=\s+(?:with|using|as)\b|$)",
+        rest,
+        I,
+    )
+    if wm:
+        what = value(wm.group("w"), spans)
+        rest = rest[wm.end() :]
+    purpose = "subscribe" if verb.startswith("subscribe") or "newsletter" in what.lower() else "signup"
+    named = re.match(r"^\s*(?:with|using)\s+(?P<pairs>.+)$", rest, I)
+    fields = field_values(named.group("pairs"), spans) if named else None
+    if fields and not any(isinstance(f, TypeText) and f.field in _ACCOUNT_FIELDS for f in fields[:1]):
+        lead = [TypeText(direct_user, "email")] if direct_user else []
+        return [*prefix, *lead, *fields, Submit(purpose)]  # 'with the name Ada and the email ...': the fields
+    user, password, leftover = _credentials(rest, spans)
+    user = user or direct_user
+    if not user:
+        if leftover:
+            return None
+        label = {"subscribe": "subscribe", "register": "register", "join": "join"}.get(verb, "sign up")
+        if verb.startswith("create"):
+            label = "create account"
+        return [*prefix, Click(target=label)]
+    intents: list[Intent] = [*prefix, TypeText(user, "email" if "@" in user else "username")]
+    if password:
+        intents.append(TypeText(password, "password"))
+    intents.append(Submit(purpose))
+    return intents
