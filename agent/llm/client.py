@@ -19,12 +19,13 @@ import os
 import random
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
-
-from langchain_openai import ChatOpenAI
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from agent.llm.errors import ModelCallError, classify
 from agent.types import KIND_TIMEOUT
+
+if TYPE_CHECKING:
+    from langchain_openai import ChatOpenAI
 
 T = TypeVar("T")
 
@@ -72,6 +73,10 @@ def make_chat_model(
         kwargs["max_tokens"] = max_tokens
         if base_url:
             kwargs["extra_body"] = {"max_tokens": max_tokens}
+    # imported here: langchain_openai and the OpenAI SDK take ~0.6 s to load, which a run with the offline
+    # planner (the default) would pay for nothing
+    from langchain_openai import ChatOpenAI
+
     return ChatOpenAI(**kwargs)
 
 

@@ -9,13 +9,14 @@ from __future__ import annotations
 import asyncio
 import re
 from http import HTTPStatus
-from typing import Any
-
-import openai
+from typing import TYPE_CHECKING, Any
 
 from agent.types import KIND_MODEL_ERROR, KIND_TIMEOUT, BackendErrorKind
 
 #: Status codes worth retrying: rate limits, request timeouts, lock conflicts and server errors.
+if TYPE_CHECKING:
+    import openai
+
 RETRYABLE_STATUS = frozenset({408, 409, 429})
 
 _DETAIL_CHARS = 300
@@ -114,6 +115,8 @@ def _retry_after(exc: openai.APIStatusError) -> float | None:
 
 def classify(exc: BaseException, *, timeout_s: float, base_url: str | None) -> ModelCallError:
     """Turn any exception from a model call into a :class:`ModelCallError` (never raises)."""
+    import openai  # here, not at the top: a run with the offline planner never loads the SDK (~0.5 s)
+
     server = base_url or "api.openai.com"
     if isinstance(exc, ModelCallError):
         return exc

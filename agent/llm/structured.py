@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import openai
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import Runnable, RunnableLambda
 
@@ -166,6 +165,8 @@ class _LengthSafe:
         self.inner = inner
 
     async def ainvoke(self, messages: list[BaseMessage]) -> dict[str, Any]:
+        import openai  # loaded with the chat model already; not at the top, so offline runs never load it
+
         try:
             return await self.inner.ainvoke(messages)
         except openai.LengthFinishReasonError as exc:
