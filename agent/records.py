@@ -68,7 +68,18 @@ class RunRecorder:
         self.trace_path = self.run_dir / "trace.jsonl"
         self.result_path = self.run_dir / "result.json"
         self._lock = threading.Lock()
-        self._seen: set[int] = {rec.get("seq", -1) for rec in read_trace(self.trace_path)}
+        self._seen: set[int] = set()
+        #: The trace's size when this recorder last knew every seq in it: a file of that size holds no record
+        #: it has not seen, so asking for one needs no read (execute asks on every step).
+        self._known_size = -1
+        self._rescan()
+
+    def _rescan(self) -> list[dict[str, Any]]:
+        size = _file_size(self.trace_path)  # before reading: a line added meanwhile makes the sizes differ
+        records = read_trace(self.trace_path)
+        self._seen |= {rec.get("seq", -1) for rec in records}
+        self._known_size = max(size, 0)  # no file yet: an empty one holds nothing unseen either
+        return records
 
     @property
     def screenshots_dir(self) -> Path:
@@ -80,7 +91,11 @@ class RunRecorder:
     def record(self, seq: int) -> TraceRecord | None:
         """The record already written for ``seq`` (used to avoid repeating a side effect on resume)."""
         wait_records_written()
-        for rec in read_trace(self.trace_path):
+        with self._lock:
+            if seq not in self._seen and _file_size(self.trace_path) == self._known_size:
+                return None  # no line it has not seen: no read of the whole trace on every step
+            records = self._rescan()  # written by another process (a resume elsewhere), or asked by seq
+        for rec in records:
             if rec.get("seq") == seq:
                 return rec  # type: ignore[return-value]
         return None
@@ -99,7 +114,10 @@ class RunRecorder:
             if seq in self._seen:
                 return False
             with self.trace_path.open("a", encoding="utf-8") as fh:
+                before = fh.tell()  # the end of the file: our line goes there
                 fh.write(line + "\n")
+            if before == self._known_size:  # ASCII only: one byte per character
+                self._known_size = before + len(line) + 1
             self._seen.add(seq)
         return True
 
@@ -111,6 +129,13 @@ class RunRecorder:
         )
         tmp.replace(self.result_path)
         return self.result_path
+
+
+def _file_size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return -2  # no file: never equal to a size known from one
 
 
 def read_trace(path: Path) -> list[dict[str, Any]]:
