@@ -159,7 +159,9 @@ def test_only_a_high_risk_step_is_treated_as_cut_short(tmp_path):
     assert not interrupted_risky_action({**state, "proposed_action": {**action, "element_id": 4}})
 
 
-def test_asking_for_an_unwritten_record_reads_the_trace_only_when_someone_else_wrote_to_it(tmp_path, monkeypatch):
+def test_asking_for_an_unwritten_record_reads_the_trace_only_when_someone_else_wrote_to_it(
+    tmp_path, monkeypatch
+):
     """execute asks for its own step's record on every step (a resume must not act twice): a trace that holds only
     lines this recorder wrote needs no read; a line added by another process (a resume elsewhere) is found."""
     import agent.records as records
@@ -173,7 +175,9 @@ def test_asking_for_an_unwritten_record_reads_the_trace_only_when_someone_else_w
     assert recorder.record(40) is None and reads == []
     assert recorder.record(7)["seq"] == 7 and len(reads) == 1  # a record it has: read from the file
     with recorder.trace_path.open("a", encoding="utf-8") as fh:  # another process's line
-        fh.write(json.dumps({"run_id": "r", "seq": 40, "node": "execute", "result": {"status": "success"}}) + "\n")
+        fh.write(
+            json.dumps({"run_id": "r", "seq": 40, "node": "execute", "result": {"status": "success"}}) + "\n"
+        )
     assert recorder.record(40)["result"] == {"status": "success"}
     assert recorder.record(41) is None and len(reads) == 2  # the foreign line is known now: no read again
     assert not recorder.append({"run_id": "r", "seq": 40, "node": "execute"})  # and never written twice
