@@ -64,8 +64,8 @@ from agent.records import (
     write_report_safely,
     write_status,
 )
+from agent.runtime import events_to, reopen_session
 from agent.runtime import release as release_runtime
-from agent.runtime import reopen_session
 from agent.terminals import BUDGET_EXHAUSTED, MAX_SECONDS, RECURSION_LIMIT, normalize
 from agent.util.secrets import register_run
 
@@ -167,24 +167,20 @@ async def _drive(
         pending: list[Any] = []
         began = time.monotonic()
         try:
+            # progress events go straight from the nodes to the listener (see events_to), not through the stream
             async with asyncio.timeout(max(0.0, budget - used)):
-                # progress events only when someone listens: each one is a trip through the stream per node
-                async for part in graph.astream(
-                    next_input,
-                    config,
-                    context=ctx,
-                    stream_mode=["updates", "custom"] if on_event is not None else ["updates"],
-                    version="v2",
-                    durability="sync",
-                ):
-                    if part["type"] == "custom" and on_event is not None:
-                        on_event(part["data"])
-                    elif (
-                        part["type"] == "updates"
-                        and isinstance(part["data"], dict)
-                        and "__interrupt__" in part["data"]
+                with events_to(on_event):
+                    async for part in graph.astream(
+                        next_input,
+                        config,
+                        context=ctx,
+                        stream_mode=["updates"],
+                        version="v2",
+                        durability="sync",
                     ):
-                        pending.extend(part["data"]["__interrupt__"])
+                        data = part["data"]
+                        if isinstance(data, dict) and "__interrupt__" in data:
+                            pending.extend(data["__interrupt__"])
         finally:
             used += time.monotonic() - began
         if not pending:

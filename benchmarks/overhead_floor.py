@@ -3,7 +3,8 @@
 One action is six graph steps (observe, goal_check, translate, safety, execute, progress). Here each is a node
 that only counts, in the same shape as the agent's graph: the agent's typed state filled with a real run's last
 values, conditional edges, the runner's checkpointer (:class:`agent.checkpointer.RunSaver`, SQLite) written
-before each next step (``durability="sync"``) and the runner's stream modes. What is left is scheduling, state
+before each next step (``durability="sync"``) and the runner's stream mode (``updates``; progress events go
+to the runner's listener directly). What is left is scheduling, state
 copies for the routers, checkpoints and streaming: the part of a step no node of ours can remove.
 """
 
@@ -66,7 +67,7 @@ async def floor_per_action(values: dict[str, Any], actions: int = 10) -> float:
             steps = 0
             started = time.perf_counter()
             async for part in graph.astream(
-                values, config, stream_mode=["updates", "custom"], version="v2", durability="sync"
+                values, config, stream_mode=["updates"], version="v2", durability="sync"
             ):
                 steps += part["type"] == "updates"
             took = (time.perf_counter() - started) * 1000 / actions

@@ -26,7 +26,7 @@ from agent.llm.usage import add_usage
 from agent.nodes.decisions import decision_of
 from agent.nodes.threads import fallback_context, fork_update, known_not_forked, run_context, run_id_of
 from agent.records import append_soon, elapsed_seconds, records_written, until_written
-from agent.runtime import full_observation, is_digest, store_observation
+from agent.runtime import event_listener, full_observation, is_digest, store_observation
 from agent.runtime import release as release_runtime
 from agent.safety import recorded_action
 from agent.state import AgentState
@@ -218,7 +218,13 @@ def history_item(
 
 
 def emit(event: dict[str, Any]) -> None:
-    """Send a custom stream event (``stream_mode="custom"``); a no-op outside a streaming run."""
+    """Hand a progress event to the runner's listener, else send it as a custom stream event
+    (``stream_mode="custom"``, for Studio and embedding apps); a no-op outside a streaming run."""
+    listener = event_listener()
+    if listener is not None:
+        with contextlib.suppress(Exception):  # a consumer's failure must not break the run
+            listener(event)
+        return
     try:
         from langgraph.config import get_stream_writer
 

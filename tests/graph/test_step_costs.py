@@ -59,3 +59,35 @@ async def test_the_fork_check_without_the_disk_agrees_with_the_one_that_reads_it
     assert fork["run_id"] == "run1.from-1" and Path(fork["run_dir"]).name == "run1.from-1"
     # the step cut off by a crash (its record written, its checkpoint not) is the same run going on
     assert not known_not_forked(replay, ctx) and fork_update("observe", replay, ctx) == {}
+
+
+async def test_progress_events_go_to_the_runners_listener_directly_and_to_the_stream_otherwise():
+    """The runner listens in-process (events_to), so it streams only updates: a custom stream mode makes every
+    graph step wait on the stream as well. A graph embedded elsewhere still gets its events as custom parts."""
+    from typing import TypedDict
+
+    from langgraph.graph import END, START, StateGraph
+
+    from agent.nodes.base import emit
+    from agent.runtime import events_to
+
+    class S(TypedDict, total=False):
+        n: int
+
+    async def node(state: S) -> S:
+        emit({"event": "node", "n": 1})
+        return {"n": 1}
+
+    builder = StateGraph(S)
+    builder.add_node("one", node)
+    builder.add_edge(START, "one")
+    builder.add_edge("one", END)
+    graph = builder.compile()
+
+    heard: list[dict] = []
+    with events_to(heard.append):
+        parts = [p async for p in graph.astream({}, stream_mode=["updates", "custom"], version="v2")]
+    assert heard == [{"event": "node", "n": 1}]
+    assert [p["type"] for p in parts] == ["updates"]
+    parts = [p async for p in graph.astream({}, stream_mode=["updates", "custom"], version="v2")]
+    assert [p["data"] for p in parts if p["type"] == "custom"] == [{"event": "node", "n": 1}]
