@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from agent.browser.marking import set_page_marker
-from agent.browser.scripts import read_script
+from agent.browser.scripts import compact_script, read_script
 from agent.browser.session_secrets import screenshot_masks
 from agent.dom.frames import frame_paths
 from agent.dom.options import ObserveOptions
@@ -30,7 +30,7 @@ from agent.types import Element, Observation
 #: The marking pass, kept by job in ``agent/dom/som/`` and joined once, in this order, into one function.
 SOM_PARTS: tuple[str, ...] = ("1_setup", "2_classify", "3_walk", "4_describe", "5_result")
 SOM_DIR = Path(__file__).with_name("som")
-SOM_JS: str = "".join(read_script(SOM_DIR / f"{part}.js") for part in SOM_PARTS)
+SOM_JS: str = compact_script("".join(read_script(SOM_DIR / f"{part}.js") for part in SOM_PARTS))
 #: Screenshot badges (drawn, then removed again): ``agent/dom/js/``.
 _BADGE_JS = read_script(Path(__file__).with_name("js") / "badges.js")
 _UNBADGE_JS = read_script(Path(__file__).with_name("js") / "unbadge.js")
