@@ -25,6 +25,7 @@ from agent.dom.frames import frame_paths
 from agent.dom.options import ObserveOptions
 from agent.dom.reuse import FRAME_ID_BASE, PageMemory, build_key, copy_observation, memory_for  # noqa: F401
 from agent.dom.serialize import build_observation
+from agent.dom.wire import ELEMENT_DEFAULTS, unpack_blocks, unpack_elements  # noqa: F401
 from agent.types import Element, Observation
 
 #: The marking pass, kept by job in ``agent/dom/som/`` and joined once, in this order, into one function.
@@ -38,12 +39,6 @@ _UNBADGE_JS = read_script(Path(__file__).with_name("js") / "unbadge.js")
 #: Share of a frame's time bound the marking walk may take before it stops and reports where it stopped (the
 #: rest is for describing the marked elements and handing them over).
 MARKING_BUDGET_SHARE = 0.7
-
-#: Element fields the marking pass leaves out at these values (a third less to hand over); put back here.
-ELEMENT_DEFAULTS: dict[str, Any] = {
-    "text": "", "value": "", "placeholder": "", "input_type": "", "fixed": False, "occluded": False,
-    "disabled": False, "checked": None, "selected": None, "editable": False, "frame": "", "cross_origin": False,
-}  # fmt: skip
 
 _OVERLAY_ATTR = "data-agent-overlay"
 
@@ -86,7 +81,9 @@ async def _evaluate(
     (``memory``: where results are kept, under ``args["base"]``; a lost one means a forced full pass)."""
     started = time.monotonic()
     if memory is None:
-        return await _evaluate_once(frame, args, timeout)
+        result = await _evaluate_once(frame, args, timeout)
+        unpack_blocks(result)
+        return result
     base = int(args.get("base") or 0)
     result = await _evaluate_once(frame, {**args, "have": memory.kept_pass(base)}, timeout)
     if result.get("unchanged"):
@@ -94,10 +91,12 @@ async def _evaluate(
         if kept is not None:
             return kept
     elif memory.fill_from_kept(base, result):
+        unpack_blocks(result)
         memory.keep_pass(base, result)
         return result
     # the kept result is gone (or does not match): read the page in full
     result = await _evaluate_once(frame, {**args, "force": True}, timeout - (time.monotonic() - started))
+    unpack_blocks(result)
     memory.keep_pass(base, result)
     return result
 
@@ -134,11 +133,7 @@ async def _evaluate_once(frame: Any, args: dict[str, Any], timeout: float) -> di
                 raise _EvalError("marking pass returned malformed data") from exc
         if not isinstance(result, dict):
             raise _EvalError("marking pass returned nothing")
-        if result.get("elements"):  # an id alone: described as in the kept pass (filled by _evaluate)
-            result["elements"] = [
-                e if isinstance(e, int) else {**ELEMENT_DEFAULTS, "attrs": {}, **e}
-                for e in result["elements"]
-            ]
+        unpack_elements(result)  # an id alone stays: described as in the kept pass (filled by _evaluate)
         return result
     raise _EvalError("page kept navigating during observation")
 
