@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import inspect
 import itertools
 import json
@@ -25,6 +26,7 @@ from agent.dom.frames import frame_paths
 from agent.dom.options import ObserveOptions
 from agent.dom.reuse import FRAME_ID_BASE, PageMemory, build_key, copy_observation, memory_for  # noqa: F401
 from agent.dom.serialize import build_observation
+from agent.dom.speculate import EarlyFrames
 from agent.dom.wire import ELEMENT_DEFAULTS, unpack_blocks, unpack_elements  # noqa: F401
 from agent.types import Element, Observation
 
@@ -177,6 +179,19 @@ async def collect(page: Any, options: ObserveOptions | None = None) -> dict[str,
     except Exception:
         url = ""
     memory = memory_for(page)
+    early = EarlyFrames()
+    if opts.cross_origin_frames:
+        timeout = min(opts.frame_timeout_s, opts.total_timeout_s)
+        early = EarlyFrames.start(page, memory, functools.partial(_js_args, opts), _evaluate_once, timeout)
+    try:
+        return await _collect(page, opts, url, memory, deadline, early)
+    finally:
+        early.stop()
+
+
+async def _collect(
+    page: Any, opts: ObserveOptions, url: str, memory: PageMemory, deadline: float, early: EarlyFrames
+) -> dict[str, Any]:
     try:
         main = page.main_frame
         top = await _evaluate(main, _js_args(opts), min(opts.frame_timeout_s, opts.total_timeout_s), memory)
@@ -194,7 +209,7 @@ async def collect(page: Any, options: ObserveOptions | None = None) -> dict[str,
     if opts.cross_origin_frames and any(
         f.get("cross_origin") and not f.get("reached") for f in raw["frames"]
     ):
-        await _reach_cross_origin(page, raw, opts, deadline, memory)
+        await _reach_cross_origin(page, raw, opts, deadline, memory, early)
     raw["frames"] = [
         {
             "path": f.get("path", ""),
@@ -212,7 +227,12 @@ async def collect(page: Any, options: ObserveOptions | None = None) -> dict[str,
 
 
 async def _reach_cross_origin(
-    page: Any, raw: dict[str, Any], opts: ObserveOptions, deadline: float, memory: PageMemory
+    page: Any,
+    raw: dict[str, Any],
+    opts: ObserveOptions,
+    deadline: float,
+    memory: PageMemory,
+    early: EarlyFrames,
 ) -> None:
     """Mark cross-origin frames through Playwright, parents before children, each with its own id range."""
     by_path = {f["path"]: f for f in raw["frames"]}
@@ -254,7 +274,7 @@ async def _reach_cross_origin(
         remaining = deadline - time.monotonic()
         results = await asyncio.gather(
             *(
-                _evaluate(frame, args, min(opts.frame_timeout_s, remaining), memory)
+                early.mark(frame, args, min(opts.frame_timeout_s, remaining), memory, _evaluate)
                 for frame, _, args in jobs
             ),
             return_exceptions=True,
