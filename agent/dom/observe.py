@@ -27,7 +27,7 @@ from agent.dom.options import ObserveOptions
 from agent.dom.reuse import FRAME_ID_BASE, PageMemory, build_key, copy_observation, memory_for  # noqa: F401
 from agent.dom.serialize import build_observation
 from agent.dom.speculate import EarlyFrames
-from agent.dom.wire import ELEMENT_DEFAULTS, unpack_blocks, unpack_elements  # noqa: F401
+from agent.dom.wire import unpack_blocks, unpack_elements
 from agent.types import Element, Observation
 
 #: The marking pass, kept by job in ``agent/dom/som/`` and joined once, in this order, into one function.
@@ -179,10 +179,7 @@ async def collect(page: Any, options: ObserveOptions | None = None) -> dict[str,
     except Exception:
         url = ""
     memory = memory_for(page)
-    early = EarlyFrames()
-    if opts.cross_origin_frames:
-        timeout = min(opts.frame_timeout_s, opts.total_timeout_s)
-        early = EarlyFrames.start(page, memory, functools.partial(_js_args, opts), _evaluate_once, timeout)
+    early = EarlyFrames.start(page, memory, opts, functools.partial(_js_args, opts), _evaluate_once)
     try:
         return await _collect(page, opts, url, memory, deadline, early)
     finally:
@@ -227,12 +224,7 @@ async def _collect(
 
 
 async def _reach_cross_origin(
-    page: Any,
-    raw: dict[str, Any],
-    opts: ObserveOptions,
-    deadline: float,
-    memory: PageMemory,
-    early: EarlyFrames,
+    page: Any, raw: dict, opts: ObserveOptions, deadline: float, memory: PageMemory, early: EarlyFrames
 ) -> None:
     """Mark cross-origin frames through Playwright, parents before children, each with its own id range."""
     by_path = {f["path"]: f for f in raw["frames"]}

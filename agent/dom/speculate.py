@@ -46,11 +46,19 @@ class EarlyFrames:
 
     @classmethod
     def start(
-        cls, page: Any, memory: PageMemory, make_args: Callable[..., dict[str, Any]], evaluate: Evaluate,
-        timeout: float,
-    ) -> EarlyFrames:  # fmt: skip
-        """Begin (without waiting) when the page lists child frames on another origin not marked before."""
+        cls,
+        page: Any,
+        memory: PageMemory,
+        opts: Any,
+        make_args: Callable[..., dict[str, Any]],
+        evaluate: Evaluate,
+    ) -> EarlyFrames:
+        """Begin (without waiting) when the page lists child frames on another origin not marked before and
+        ``opts`` (ObserveOptions) reads cross-origin frames at all."""
         early = cls()
+        if not opts.cross_origin_frames:
+            return early
+        timeout = min(opts.frame_timeout_s, opts.total_timeout_s)
         try:
             main = page.main_frame
             origin = _origin(main.url)
