@@ -80,7 +80,8 @@ class EarlyFrames:
         self, main: Any, children: list[Any], memory: PageMemory, make_args: Callable[..., dict[str, Any]],
         evaluate: Evaluate, timeout: float,
     ) -> None:  # fmt: skip
-        places = await asyncio.wait_for(main.evaluate(_PLACES_JS), timeout)
+        async with asyncio.timeout(timeout):  # not wait_for: its own task would send this after the top pass
+            places = await main.evaluate(_PLACES_JS)
         by_url: dict[str, list[dict[str, Any]]] = {}
         for place in places or []:
             by_url.setdefault(str(place.get("url") or ""), []).append(place)
