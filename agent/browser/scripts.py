@@ -26,6 +26,27 @@ def read_script(path: Path) -> str:
     return _INCLUDE.sub(lambda m: read_script((path.parent / m.group(1)).resolve()).strip(), text)
 
 
+#: A comment after code on its line, when the comment holds no quote or slash (so never part of a string or regex).
+_TRAILING_COMMENT = re.compile(r"\s+// [^'\"`/]*$")
+
+
+def compact_script(text: str) -> str:
+    """``text`` without comment lines, trailing comments, indentation and blank lines.
+
+    A script sent with every evaluate call is parsed in the page each time: a quarter less to send and parse
+    is a millisecond or two off each call. Only for scripts with no template literals (line breaks there are
+    text); ``/* */`` comments stay.
+    """
+    out = []
+    for line in text.split("\n"):
+        line = _TRAILING_COMMENT.sub("", line.strip())
+        if line and not line.startswith("//"):
+            if "`" in line:
+                return text
+            out.append(line)
+    return "\n".join(out)
+
+
 def browser_script(name: str) -> str:
     """A script of ``agent/browser/js/`` by its name without ``.js``, e.g. ``browser_script("click")``."""
     return read_script(BROWSER_JS_DIR / f"{name}.js")

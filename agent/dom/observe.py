@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import inspect
 import itertools
 import json
@@ -19,18 +20,20 @@ from pathlib import Path
 from typing import Any
 
 from agent.browser.marking import set_page_marker
-from agent.browser.scripts import read_script
+from agent.browser.scripts import compact_script, read_script
 from agent.browser.session_secrets import screenshot_masks
 from agent.dom.frames import frame_paths
 from agent.dom.options import ObserveOptions
 from agent.dom.reuse import FRAME_ID_BASE, PageMemory, build_key, copy_observation, memory_for  # noqa: F401
 from agent.dom.serialize import build_observation
+from agent.dom.speculate import EarlyFrames
+from agent.dom.wire import unpack_blocks, unpack_elements
 from agent.types import Element, Observation
 
 #: The marking pass, kept by job in ``agent/dom/som/`` and joined once, in this order, into one function.
 SOM_PARTS: tuple[str, ...] = ("1_setup", "2_classify", "3_walk", "4_describe", "5_result")
 SOM_DIR = Path(__file__).with_name("som")
-SOM_JS: str = "".join(read_script(SOM_DIR / f"{part}.js") for part in SOM_PARTS)
+SOM_JS: str = compact_script("".join(read_script(SOM_DIR / f"{part}.js") for part in SOM_PARTS))
 #: Screenshot badges (drawn, then removed again): ``agent/dom/js/``.
 _BADGE_JS = read_script(Path(__file__).with_name("js") / "badges.js")
 _UNBADGE_JS = read_script(Path(__file__).with_name("js") / "unbadge.js")
@@ -38,12 +41,6 @@ _UNBADGE_JS = read_script(Path(__file__).with_name("js") / "unbadge.js")
 #: Share of a frame's time bound the marking walk may take before it stops and reports where it stopped (the
 #: rest is for describing the marked elements and handing them over).
 MARKING_BUDGET_SHARE = 0.7
-
-#: Element fields the marking pass leaves out at these values (a third less to hand over); put back here.
-ELEMENT_DEFAULTS: dict[str, Any] = {
-    "text": "", "value": "", "placeholder": "", "input_type": "", "fixed": False, "occluded": False,
-    "disabled": False, "checked": None, "selected": None, "editable": False, "frame": "", "cross_origin": False,
-}  # fmt: skip
 
 _OVERLAY_ATTR = "data-agent-overlay"
 
@@ -86,7 +83,9 @@ async def _evaluate(
     (``memory``: where results are kept, under ``args["base"]``; a lost one means a forced full pass)."""
     started = time.monotonic()
     if memory is None:
-        return await _evaluate_once(frame, args, timeout)
+        result = await _evaluate_once(frame, args, timeout)
+        unpack_blocks(result)
+        return result
     base = int(args.get("base") or 0)
     result = await _evaluate_once(frame, {**args, "have": memory.kept_pass(base)}, timeout)
     if result.get("unchanged"):
@@ -94,10 +93,12 @@ async def _evaluate(
         if kept is not None:
             return kept
     elif memory.fill_from_kept(base, result):
+        unpack_blocks(result)
         memory.keep_pass(base, result)
         return result
     # the kept result is gone (or does not match): read the page in full
     result = await _evaluate_once(frame, {**args, "force": True}, timeout - (time.monotonic() - started))
+    unpack_blocks(result)
     memory.keep_pass(base, result)
     return result
 
@@ -134,11 +135,7 @@ async def _evaluate_once(frame: Any, args: dict[str, Any], timeout: float) -> di
                 raise _EvalError("marking pass returned malformed data") from exc
         if not isinstance(result, dict):
             raise _EvalError("marking pass returned nothing")
-        if result.get("elements"):  # an id alone: described as in the kept pass (filled by _evaluate)
-            result["elements"] = [
-                e if isinstance(e, int) else {**ELEMENT_DEFAULTS, "attrs": {}, **e}
-                for e in result["elements"]
-            ]
+        unpack_elements(result)  # an id alone stays: described as in the kept pass (filled by _evaluate)
         return result
     raise _EvalError("page kept navigating during observation")
 
@@ -182,6 +179,16 @@ async def collect(page: Any, options: ObserveOptions | None = None) -> dict[str,
     except Exception:
         url = ""
     memory = memory_for(page)
+    early = EarlyFrames.start(page, memory, opts, functools.partial(_js_args, opts), _evaluate_once)
+    try:
+        return await _collect(page, opts, url, memory, deadline, early)
+    finally:
+        early.stop()
+
+
+async def _collect(
+    page: Any, opts: ObserveOptions, url: str, memory: PageMemory, deadline: float, early: EarlyFrames
+) -> dict[str, Any]:
     try:
         main = page.main_frame
         top = await _evaluate(main, _js_args(opts), min(opts.frame_timeout_s, opts.total_timeout_s), memory)
@@ -199,7 +206,7 @@ async def collect(page: Any, options: ObserveOptions | None = None) -> dict[str,
     if opts.cross_origin_frames and any(
         f.get("cross_origin") and not f.get("reached") for f in raw["frames"]
     ):
-        await _reach_cross_origin(page, raw, opts, deadline, memory)
+        await _reach_cross_origin(page, raw, opts, deadline, memory, early)
     raw["frames"] = [
         {
             "path": f.get("path", ""),
@@ -217,7 +224,7 @@ async def collect(page: Any, options: ObserveOptions | None = None) -> dict[str,
 
 
 async def _reach_cross_origin(
-    page: Any, raw: dict[str, Any], opts: ObserveOptions, deadline: float, memory: PageMemory
+    page: Any, raw: dict, opts: ObserveOptions, deadline: float, memory: PageMemory, early: EarlyFrames
 ) -> None:
     """Mark cross-origin frames through Playwright, parents before children, each with its own id range."""
     by_path = {f["path"]: f for f in raw["frames"]}
@@ -259,7 +266,7 @@ async def _reach_cross_origin(
         remaining = deadline - time.monotonic()
         results = await asyncio.gather(
             *(
-                _evaluate(frame, args, min(opts.frame_timeout_s, remaining), memory)
+                early.mark(frame, args, min(opts.frame_timeout_s, remaining), memory, _evaluate)
                 for frame, _, args in jobs
             ),
             return_exceptions=True,

@@ -55,6 +55,11 @@ class PageMemory:
         self.by_frame[id(frame)] = (frame, k * FRAME_ID_BASE)
         return k * FRAME_ID_BASE
 
+    def has_pass(self, frame: Any) -> bool:
+        """Whether a full pass of ``frame`` is kept (the next one is read by difference, or found unchanged)."""
+        hit = self.by_frame.get(id(frame))
+        return hit is not None and hit[0] is frame and hit[1] in self.passes
+
     def keep_pass(self, base: int, result: dict[str, Any]) -> None:
         """Keep a full pass's result (a copy the caller's edits cannot reach) under its document and number."""
         document_id, number = result.get("document_id"), result.get("pass")

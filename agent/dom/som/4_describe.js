@@ -92,7 +92,7 @@
       }
       if (el.hasAttribute('href')) {
         const h = typeof el.href === 'string' ? el.href : el.getAttribute('href');
-        out.href = (h || '').slice(0, 500);
+        packHref(out, h || '');
       }
       return out;
     }
@@ -129,13 +129,40 @@
 
     // The block around an element, sent once per block and only when it says more than the element itself.
     const blockOut = {};
+    // A block whose text is its own marked element's text goes over as that element's id.
+    const outByOrder = new Map();
     function addBlock(out, rec) {
+      outByOrder.set(rec.order, out);
       if (rec.block === undefined) return;
       const t = blocks[rec.block];
       if (!t || t === out.text || t === out.name) return;
       const key = A.framePath + '#' + rec.block;
       out.block = key;
-      blockOut[key] = t;
+      const owner = outByOrder.get(rec.block);
+      blockOut[key] = owner && owner.text === t ? owner.id : t;
+    }
+
+    // Shorter hand-over, restored field for field by agent/dom/wire.py: a link on this page's origin sends its
+    // address without the origin (``~href``), and a name that is the element's text, or its start, is left out
+    // or sent as a length (n: text[:n]; -n: text[:n] + '…'; only for text without surrogate pairs, so lengths
+    // count the same in Python).
+    const ORIGIN = location.origin && location.origin !== 'null' ? location.origin : '';
+    function packHref(attrs, h) {
+      h = h.slice(0, 500);
+      if (ORIGIN && h.startsWith(ORIGIN + '/')) attrs['~href'] = h.slice(ORIGIN.length);
+      else attrs.href = h;
+    }
+    const RX_SURROGATE = /[\uD800-\uDFFF]/;
+    function packName(out, name, text) {
+      if (name && text && !RX_SURROGATE.test(text)) {
+        if (name === text) return;
+        if (name.length < text.length && text.startsWith(name)) { out.name = name.length; return; }
+        if (name.length >= 2 && name.endsWith('…') && text.startsWith(name.slice(0, -1))) {
+          out.name = 1 - name.length;
+          return;
+        }
+      }
+      out.name = name;
     }
 
     const elements = [];
@@ -197,18 +224,13 @@
         }
         const isText = ctag === 'input' || ctag === 'select' || ctag === 'textarea';
         // Fields at their default value ('', false, null, {}) are left out: the result is a third smaller to
-        // hand over, and agent/dom/observe.py puts them back (ELEMENT_DEFAULTS).
-        const out = {
-          id: rec.id,
-          tag: rec.tag,
-          role,
-          name: accName(rec, ctl, role),
-          bbox,
-          zone: rec.zone,
-          in_viewport: inView,
-          interactive: rec.kind === 1 || rec.kind === 3,
-        };
+        // hand over, and agent/dom/wire.py puts them back (ELEMENT_DEFAULTS).
+        const name = accName(rec, ctl, role);
+        const out = { id: rec.id, tag: rec.tag, role, bbox, zone: rec.zone };
+        if (inView) out.in_viewport = true;
+        if (rec.kind === 1 || rec.kind === 3) out.interactive = true;
         const text = isText ? '' : clean(rec.text, rec.prose ? A.proseChars : A.textChars);
+        packName(out, name, text);
         if (text) out.text = text;
         if (value) out.value = value;
         const placeholder = clean(ctl.getAttribute('placeholder') || ctl.getAttribute('aria-placeholder') || '', 100);
@@ -242,7 +264,7 @@
           editable: false, interactive: rec.kind === 1 || rec.kind === 3, frame: rec.ctx.framePath,
           cross_origin: !!rec.ctx.crossOrigin, brief: true,
         };
-        if (rec.el.hasAttribute('href')) out.attrs.href = String(rec.el.href || rec.el.getAttribute('href') || '').slice(0, 500);
+        if (rec.el.hasAttribute('href')) packHref(out.attrs, String(rec.el.href || rec.el.getAttribute('href') || ''));
         addBlock(out, rec);
         elements.push(out);
         orders.push(rec.order);

@@ -44,6 +44,7 @@
       ok: true,
       document_id: state.doc,
       pass: state.pass,
+      origin: ORIGIN,
       url: location.href,
       title: clean(document.title || '', 200),
       ready_state: document.readyState,

@@ -1,0 +1,153 @@
+"""Mark cross-origin frames while the top document's pass runs, when where they are can be told beforehand.
+
+A frame in another renderer process is marked with its place in the page (path, offset, clip), which the top
+document's pass reports; marked after that pass, its own pass (tens of milliseconds: another process, a fresh
+script) adds to the observation's time. Here one small call first reads where the top document's shown frames
+are (``js/frame_places.js``), and each cross-origin frame Playwright lists at that address starts its pass right
+away, beside the top document's. After the top pass, a frame's early result is used only when the arguments the
+usual path builds for it are exactly those it ran with (the same place, the same id base): the same pass, the
+same result. Any other frame, or a wrong guess, is marked after the top pass as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from agent.browser.scripts import read_script
+from agent.dom.reuse import PageMemory
+from agent.dom.wire import unpack_blocks
+
+_PLACES_JS = read_script(Path(__file__).with_name("js") / "frame_places.js")
+#: Frames marked early at most (a page full of ad frames is marked the usual way).
+MAX_EARLY = 4
+
+Evaluate = Callable[[Any, dict[str, Any], float], Awaitable[dict[str, Any]]]
+
+
+def _origin(url: str) -> str:
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return ""
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") and parts.netloc else ""
+
+
+class EarlyFrames:
+    """The early passes of one observation: started by :meth:`start`, handed out by :meth:`take`."""
+
+    def __init__(self) -> None:
+        self.task: asyncio.Future | None = None
+        self.passes: dict[int, tuple[Any, dict[str, Any], asyncio.Future]] = {}
+
+    @classmethod
+    def start(
+        cls,
+        page: Any,
+        memory: PageMemory,
+        opts: Any,
+        make_args: Callable[..., dict[str, Any]],
+        evaluate: Evaluate,
+    ) -> EarlyFrames:
+        """Begin (without waiting) when the page lists child frames on another origin not marked before and
+        ``opts`` (ObserveOptions) reads cross-origin frames at all."""
+        early = cls()
+        if not opts.cross_origin_frames:
+            return early
+        timeout = min(opts.frame_timeout_s, opts.total_timeout_s)
+        try:
+            main = page.main_frame
+            origin = _origin(main.url)
+            children = [
+                f for f in page.frames
+                if f.parent_frame is main and not f.is_detached() and not memory.has_pass(f)
+                and _origin(f.url) not in ("", origin)
+            ]  # fmt: skip
+        except Exception:
+            return early
+        if children and origin:
+            early.task = asyncio.ensure_future(
+                early._run(main, children, memory, make_args, evaluate, timeout)
+            )
+            early.task.add_done_callback(_retrieve)
+        return early
+
+    async def _run(
+        self, main: Any, children: list[Any], memory: PageMemory, make_args: Callable[..., dict[str, Any]],
+        evaluate: Evaluate, timeout: float,
+    ) -> None:  # fmt: skip
+        async with asyncio.timeout(timeout):  # not wait_for: its own task would send this after the top pass
+            places = await main.evaluate(_PLACES_JS)
+        by_url: dict[str, list[dict[str, Any]]] = {}
+        for place in places or []:
+            by_url.setdefault(str(place.get("url") or ""), []).append(place)
+        urls = [f.url for f in children]
+        # Id bases are handed out in the order the usual path would (Playwright's frame order, frames it marks):
+        # so every frame up to the first one whose fate is unclear gets its base here, and only those.
+        for frame in children:
+            hits = by_url.get(frame.url) or []
+            seen = {place.get("seen") for place in hits}
+            if seen == {"hidden"}:
+                continue  # never entered by the top pass: never marked, no id base
+            if not hits or seen != {"shown"} or len(self.passes) >= MAX_EARLY:
+                break  # redirected, perhaps hidden, or enough: the usual path takes it from here
+            base = memory.base_for(frame)
+            if len(hits) != 1 or urls.count(frame.url) != 1:
+                continue  # shown, but not told apart by its address: marked the usual way
+            place = hits[0]
+            args = make_args(
+                base=base, framePath=place["path"], offset=place["offset"], clip=place["clip"],
+                crossOrigin=True, bg=None,
+            )  # fmt: skip
+            task = asyncio.ensure_future(evaluate(frame, args, timeout))
+            task.add_done_callback(_retrieve)
+            self.passes[id(frame)] = (frame, args, task)
+
+    async def take(self, frame: Any, args: dict[str, Any]) -> dict[str, Any] | None:
+        """The early result of ``frame`` if it ran with exactly ``args`` (raises as that pass did); else None."""
+        if self.task is None:
+            return None
+        with contextlib.suppress(Exception):
+            await self.task  # the small call ran before the top pass: done by now
+        hit = self.passes.pop(id(frame), None)
+        if hit is None or hit[0] is not frame:
+            return None
+        if hit[1] != args:  # a wrong guess: it runs first, the usual pass follows it
+            with contextlib.suppress(Exception):
+                await hit[2]
+            return None
+        return await hit[2]  # the very pass the usual path would run: its result, or its failure
+
+    async def mark(
+        self,
+        frame: Any,
+        args: dict[str, Any],
+        timeout: float,
+        memory: PageMemory,
+        evaluate: Callable[..., Any],
+    ) -> dict[str, Any]:
+        """A cross-origin frame's pass: the one started early with these very arguments, else ``evaluate``'s."""
+        result = await self.take(frame, args)
+        if result is None or result.get("unchanged"):
+            return await evaluate(frame, args, timeout, memory)
+        unpack_blocks(result)  # kept as agent/dom/observe.py's _evaluate keeps a full pass
+        memory.keep_pass(int(args["base"]), result)
+        return result
+
+    def stop(self) -> None:
+        """Drop what is still running (frames the top pass found hidden are never marked)."""
+        tasks = [self.task] if self.task is not None else []
+        tasks += [task for _, _, task in self.passes.values()]
+        for task in tasks:
+            if not task.done():
+                task.cancel()
+        self.passes.clear()
+
+
+def _retrieve(task: asyncio.Future) -> None:
+    if not task.cancelled():
+        task.exception()  # a failed early pass is retried the usual way; nothing to report here
