@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from langchain_core.runnables import Runnable, RunnableConfig
 from langgraph.graph import END, START, StateGraph
 
 from agent.context import Context
@@ -121,6 +122,24 @@ after_ask_user = _unless_ended("observe")
 after_error_retry = _unless_ended("observe")
 
 
+class Router(Runnable[AgentState, str]):
+    """A conditional edge's router called as the plain function it is.
+
+    LangGraph wraps a bare function in a traced runnable: a callback manager and a run for every edge taken,
+    a millisecond or more of each action's graph overhead here, to record a choice the next node's own
+    record already shows. Same edges, same state read, same choice."""
+
+    def __init__(self, route: Callable[[AgentState], str]) -> None:
+        self.route = route
+        self.name = route.__name__
+
+    def invoke(self, input: AgentState, config: RunnableConfig | None = None, **kwargs: Any) -> str:  # noqa: A002
+        return self.route(input)
+
+    async def ainvoke(self, input: AgentState, config: RunnableConfig | None = None, **kwargs: Any) -> str:  # noqa: A002
+        return self.route(input)
+
+
 def build_graph(*, checkpointer: Any = None, name: str = "wayfinder", **compile_kwargs: Any):
     """Compile the agent graph. Embed it as a node/subgraph, or run it with ``ainvoke``/``astream``.
 
@@ -148,24 +167,32 @@ def build_graph(*, checkpointer: Any = None, name: str = "wayfinder", **compile_
     for node_name, fn in nodes.items():
         builder.add_node(node_name, fn)
     builder.add_edge(START, "start")
-    builder.add_conditional_edges("start", after_start, ["observe", "finalize"])
-    builder.add_conditional_edges("observe", after_observe, ["loop_mitigation", "goal_check", "finalize"])
-    builder.add_conditional_edges("loop_mitigation", after_loop_mitigation, ["goal_check", "finalize"])
-    builder.add_conditional_edges("goal_check", after_goal_check, ["planner", "translate", "finalize"])
+    builder.add_conditional_edges("start", Router(after_start), ["observe", "finalize"])
     builder.add_conditional_edges(
-        "planner", after_planner, ["translate", "goal_check", "error_retry", "finalize"]
+        "observe", Router(after_observe), ["loop_mitigation", "goal_check", "finalize"]
+    )
+    builder.add_conditional_edges(
+        "loop_mitigation", Router(after_loop_mitigation), ["goal_check", "finalize"]
+    )
+    builder.add_conditional_edges(
+        "goal_check", Router(after_goal_check), ["planner", "translate", "finalize"]
+    )
+    builder.add_conditional_edges(
+        "planner", Router(after_planner), ["translate", "goal_check", "error_retry", "finalize"]
     )
     builder.add_conditional_edges(
         "translate",
-        after_translate,
+        Router(after_translate),
         ["safety", "ask_user", "goal_check", "progress", "error_retry", "finalize"],
     )
-    builder.add_conditional_edges("safety", after_safety, ["confirm", "execute", "progress", "finalize"])
-    builder.add_conditional_edges("confirm", after_confirm, ["execute", "progress", "finalize"])
-    builder.add_conditional_edges("execute", after_execute, ["progress", "finalize"])
-    builder.add_conditional_edges("progress", after_progress, ["observe", "finalize"])
-    builder.add_conditional_edges("ask_user", after_ask_user, ["observe", "finalize"])
-    builder.add_conditional_edges("error_retry", after_error_retry, ["observe", "finalize"])
+    builder.add_conditional_edges(
+        "safety", Router(after_safety), ["confirm", "execute", "progress", "finalize"]
+    )
+    builder.add_conditional_edges("confirm", Router(after_confirm), ["execute", "progress", "finalize"])
+    builder.add_conditional_edges("execute", Router(after_execute), ["progress", "finalize"])
+    builder.add_conditional_edges("progress", Router(after_progress), ["observe", "finalize"])
+    builder.add_conditional_edges("ask_user", Router(after_ask_user), ["observe", "finalize"])
+    builder.add_conditional_edges("error_retry", Router(after_error_retry), ["observe", "finalize"])
     builder.add_edge("finalize", END)
     return builder.compile(checkpointer=checkpointer, name=name, **compile_kwargs)
 

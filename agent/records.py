@@ -176,6 +176,11 @@ def inline_record_writes() -> Iterator[None]:
         _inline.reset(token)
 
 
+def blocking_io_allowed() -> bool:
+    """True where the driver lets a node do small file I/O on the event loop (see :func:`inline_record_writes`)."""
+    return _inline.get()
+
+
 def write_soon(write: Callable[[], Any]) -> Future[Any]:
     """Run a blocking record write in order with the others and return its future: at once where the driver
     allows it and nothing is queued, else on the records thread (first in, first out). Wait with

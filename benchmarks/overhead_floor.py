@@ -20,6 +20,7 @@ from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.graph import END, START, StateGraph
 
 from agent.checkpointer import open_checkpointer
+from agent.graph import Router
 from agent.state import AgentState
 
 #: The graph steps of one action of the agent's graph when the plan already holds the next step.
@@ -52,7 +53,7 @@ def _empty_graph(last_seq: int) -> StateGraph:
         def route(state: AgentState, there: str = there) -> str:
             return END if int(state.get("seq") or 0) >= last_seq else there
 
-        builder.add_conditional_edges(here, route, [there, END])
+        builder.add_conditional_edges(here, Router(route), [there, END])  # as the agent's graph routes
     return builder
 
 

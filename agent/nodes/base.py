@@ -25,7 +25,7 @@ from agent.dom.options import ObserveOptions
 from agent.llm.usage import add_usage
 from agent.nodes.decisions import decision_of
 from agent.nodes.threads import fallback_context, fork_update, known_not_forked, run_context, run_id_of
-from agent.records import append_soon, elapsed_seconds, records_written, until_written
+from agent.records import append_soon, blocking_io_allowed, elapsed_seconds, records_written, until_written
 from agent.runtime import event_listener, full_observation, is_digest, store_observation
 from agent.runtime import release as release_runtime
 from agent.safety import recorded_action
@@ -268,11 +268,7 @@ def graph_node(name: str) -> Callable[[NodeBody], Callable[..., Awaitable[dict[s
                     update = _crash_update(name, exc, kind="invalid_context")
             else:
                 await records_written()  # the steps before this one are on disk before it acts
-                fork = (
-                    {}
-                    if known_not_forked(state, ctx)
-                    else await asyncio.to_thread(fork_update, name, state, ctx)
-                )
+                fork = {} if known_not_forked(state, ctx) else await _fork_update(name, state, ctx)
                 state = await _with_full_observation({**state, **fork})  # type: ignore[assignment]
                 try:
                     with registry.in_use(run_id_of(state, ctx)):
@@ -296,6 +292,14 @@ def graph_node(name: str) -> Callable[[NodeBody], Callable[..., Awaitable[dict[s
         return node
 
     return decorate
+
+
+async def _fork_update(name: str, state: AgentState, ctx: Context) -> dict[str, Any]:
+    """:func:`fork_update` in place where the driver allows small file I/O on its loop (the runner: a run's
+    first node asks it, and a thread hop cost that step milliseconds on a busy machine), else off the loop."""
+    if blocking_io_allowed():
+        return fork_update(name, dict(state), ctx)
+    return await asyncio.to_thread(fork_update, name, dict(state), ctx)
 
 
 async def _with_full_observation(state: dict[str, Any]) -> dict[str, Any]:
