@@ -91,3 +91,29 @@ async def test_progress_events_go_to_the_runners_listener_directly_and_to_the_st
     assert [p["type"] for p in parts] == ["updates"]
     parts = [p async for p in graph.astream({}, stream_mode=["updates", "custom"], version="v2")]
     assert [p["data"] for p in parts if p["type"] == "custom"] == [{"event": "node", "n": 1}]
+
+
+async def test_routers_choose_as_plain_functions_and_trace_no_run_of_their_own(tmp_path):
+    """A conditional edge's router is not a traced run (a callback run per edge taken cost each action
+    milliseconds); the nodes still are, and the route taken is the same."""
+    from langchain_core.callbacks import AsyncCallbackHandler
+
+    from agent.graph import build_graph
+    from tests.support.factories import offline_context
+
+    class Runs(AsyncCallbackHandler):
+        def __init__(self) -> None:
+            self.names: list[str] = []
+
+        async def on_chain_start(self, serialized, inputs, *, name=None, **kwargs) -> None:  # noqa: ANN001
+            self.names.append(str(name or (serialized or {}).get("name")))
+
+    runs = Runs()
+    graph = build_graph()
+    ctx = offline_context(tmp_path / "runs", max_steps=1)
+    result = await graph.ainvoke(
+        {"goal": "what is 2+2", "start_url": "about:blank"}, {"callbacks": [runs]}, context=ctx
+    )
+    assert result["terminal_type"]
+    assert {"start", "observe", "finalize"} <= set(runs.names)
+    assert not [name for name in runs.names if name.startswith(("after_", "to_"))], runs.names
