@@ -51,7 +51,6 @@ from agent.checkpointer import PendingWrites, RunSaver, open_checkpointer
 from agent.config import context_from_any
 from agent.context import Context
 from agent.graph import recursion_limit_for, with_checkpointer
-from agent.planning.warmup import warm_up
 from agent.records import (
     clear_inflight,
     inline_record_writes,
@@ -324,8 +323,6 @@ async def run_goal(
     first_input = {"goal": secrets.mask(goal), "start_url": start_url or ctx.start_url}
     if session is not None:
         registry.adopt(run_id, session)
-    # the goal reader warms up while the start page loads
-    asyncio.get_running_loop().run_in_executor(None, warm_up, first_input["goal"])
     return await _run_with_checkpointer(run_id, run_dir, ctx, first_input, on_event, on_interrupt)
 
 

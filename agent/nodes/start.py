@@ -14,6 +14,7 @@ from agent.context import Context
 from agent.goals import goal_kind, task_mode, validate_goal
 from agent.nodes.base import graph_node, terminal
 from agent.nodes.threads import current_thread_id, run_id_of, settings_snapshot
+from agent.planning.warmup import warm_up
 from agent.records import new_run_id, until_written, valid_run_id, write_soon
 from agent.runtime import apply_network_policy, ensure_session, ensure_tools
 from agent.state import HISTORY_RESET, AgentState
@@ -116,6 +117,9 @@ async def start(state: AgentState, ctx: Context) -> dict[str, Any]:
         return update
     goal = goal.strip()
     update.update(goal=goal, goal_kind=goal_kind(goal), task_mode=task_mode(goal), start_url=start_url)
+    # The goal reader warms up while the browser starts and the start page loads; not before this node: on its
+    # thread it holds the interpreter for milliseconds at a time, which every write of the run's set-up waited for.
+    asyncio.get_running_loop().run_in_executor(None, warm_up, goal)
     state_for_session = {**state, **update}
     try:
         session = await ensure_session(state_for_session, ctx)
