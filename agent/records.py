@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from agent.terminals import GOAL_SATISFIED
+from agent.trace_file import append_line
 from agent.types import TraceRecord
 from agent.util.secrets import Secrets, secrets_of_run
 
@@ -113,9 +114,9 @@ class RunRecorder:
         with self._lock:
             if seq in self._seen:
                 return False
-            with self.trace_path.open("a", encoding="utf-8") as fh:
-                before = fh.tell()  # the end of the file: our line goes there
-                fh.write(line + "\n")
+            before = append_line(
+                self.trace_path, (line + "\n").encode("ascii")
+            )  # the end: our line goes there
             if before == self._known_size:  # ASCII only: one byte per character
                 self._known_size = before + len(line) + 1
             self._seen.add(seq)
