@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-from agent.dom.text import tokenize
+from agent.dom.text import estimate_tokens, tokenize
 from agent.types import Element
 
 #: ``urlsplit`` remembered: the page's URL is split once per line otherwise, and the same links recur step
@@ -209,6 +209,38 @@ def element_line(element: Element, page_url: str = "", focus: Sequence[str] = ()
     if element.get("occluded"):
         parts.append("(covered)")
     return " ".join(parts)
+
+
+def _quoted_floor(text: Any, limit: int) -> int:
+    """The fewest estimated tokens of ``quote(text, limit)``. Collapsing spaces and swapping quotes keep every
+    token, so text of at most ``limit`` characters has its own count and two for the quotes; longer text keeps
+    at least the characters other than spaces of its first ``limit - 1``, and a token covers at most 9."""
+    if not isinstance(text, str):
+        return 0
+    if len(text) <= limit:
+        return 2 + estimate_tokens(text)
+    return -(-(2 + sum(map(len, text[: limit - 1].split()))) // 9)
+
+
+def line_tokens_floor(element: Element, focus: Sequence[str] = ()) -> int:
+    """A lower bound of ``estimate_tokens(element_line(element, ...))`` at a fraction of its cost: most elements
+    of a long page are weighed once the budget is nearly spent, and most of those cannot fit whatever their
+    line says, which this tells without rendering it (the line's parts, joined by spaces, add their tokens)."""
+    ident = element.get("id")
+    floor = 1 if element.get("new") else 0
+    if isinstance(ident, int) and ident >= 0:
+        floor += 2 + -(-len(str(ident)) // 3)  # "[", "]" and a token per three digits
+    if display_role(element).strip():
+        floor += 1
+    name = element.get("name") or ""
+    text = element.get("text") or ""
+    if element.get("prose") and text:
+        return floor + (0 if focus else _quoted_floor(text, PROSE_CHARS))  # focus: an excerpt, any length
+    if name:
+        return floor + _quoted_floor(name, 100)
+    if text and not ((element.get("attrs") or {}).get("scrollable")):
+        return floor + _quoted_floor(text, 100)
+    return floor
 
 
 def block_line(block_text: str, members: Sequence[Element], focus: Sequence[str] = ()) -> str:
