@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-from agent.dom.text import estimate_tokens, tokenize
+from agent.dom.text import tokenize
 from agent.types import Element
 
 #: ``urlsplit`` remembered: the page's URL is split once per line otherwise, and the same links recur step
@@ -212,14 +212,13 @@ def element_line(element: Element, page_url: str = "", focus: Sequence[str] = ()
 
 
 def _quoted_floor(text: Any, limit: int) -> int:
-    """The fewest estimated tokens of ``quote(text, limit)``. Collapsing spaces and swapping quotes keep every
-    token, so text of at most ``limit`` characters has its own count and two for the quotes; longer text keeps
-    at least the characters other than spaces of its first ``limit - 1``, and a token covers at most 9."""
+    """The fewest estimated tokens of ``quote(text, limit)``: two quotes, and at least a token per word and per 9
+    characters other than spaces of the words it shows. Collapsing spaces keeps every word, and a cut keeps at
+    least the words of the first ``limit - 1`` characters."""
     if not isinstance(text, str):
         return 0
-    if len(text) <= limit:
-        return 2 + estimate_tokens(text)
-    return -(-(2 + sum(map(len, text[: limit - 1].split()))) // 9)
+    words = (text if len(text) <= limit else text[: limit - 1]).split()
+    return 2 + max(len(words), -(-sum(map(len, words)) // 9))
 
 
 def line_tokens_floor(element: Element, focus: Sequence[str] = ()) -> int:
