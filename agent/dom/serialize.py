@@ -40,7 +40,7 @@ from agent.dom.render import (
     display_role,
     element_line,
     header_lines,
-    line_tokens_floor,
+    line_floor,
     link_target,
     omitted_note,
     quote,
@@ -124,10 +124,12 @@ def select_elements(
     for element in ranked:
         if len(kept) >= max_elements or tokens_left < MIN_LINE_TOKENS:
             break  # no further line can fit
-        # Once a line did not fit, most of the rest will not either: told without rendering them, when a lower
-        # bound of their tokens is already too many.
-        if tight and line_tokens_floor(element, focus) >= tokens_left:
-            continue
+        # Once a line did not fit, most of the rest will not either: told without rendering them, when lower
+        # bounds of their tokens or length are already too many.
+        if tight:
+            floor_tokens, floor_chars = line_floor(element, page_url, focus)
+            if floor_tokens >= tokens_left or used + floor_chars + 1 > char_budget:
+                continue
         line = element_line(element, page_url, focus)
         # A token covers at most 9 characters that are not spaces: a line that long cannot fit what is left,
         # known without estimating its tokens (most lines once the budget is nearly spent).

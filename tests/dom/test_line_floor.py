@@ -1,5 +1,5 @@
-"""Lines weighed without rendering them (agent/dom/render.py ``line_tokens_floor``): the bound never exceeds the
-rendered line's estimated tokens, and skipping by it leaves every observation exactly as it was."""
+"""Lines weighed without rendering them (agent/dom/render.py ``line_floor``): the bounds never exceed the
+rendered line's estimated tokens and length, and skipping by it leaves every observation exactly as it was."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from agent.dom import serialize
 from agent.dom.observe import collect
 from agent.dom.options import ObserveOptions
-from agent.dom.render import element_line, line_tokens_floor
+from agent.dom.render import element_line, line_floor
 from agent.dom.text import estimate_tokens
 from benchmarks.pages import article_html, listing_html
 
@@ -32,7 +32,20 @@ _ELEMENT = st.fixed_dictionaries(
         "value": _TEXT,
         "placeholder": _TEXT,
         "attrs": st.fixed_dictionaries(
-            {}, optional={"scrollable": st.just("y"), "href": st.just("/a?b=1#c")}
+            {},
+            optional={
+                "scrollable": st.just("y"),
+                "href": st.sampled_from(
+                    [
+                        "/a?b=1#c",
+                        "http://shop.test/list#x",
+                        "javascript:void(0)",
+                        "https://o.test/p q",
+                        "mailto:a@b.test",
+                        "",
+                    ]
+                ),
+            },
         ),
     },
 )
@@ -42,7 +55,8 @@ _ELEMENT = st.fixed_dictionaries(
 @given(element=_ELEMENT, focus=st.sampled_from([(), ("word",), ("ab", "zz")]))
 def test_the_floor_never_exceeds_the_line(element, focus) -> None:
     line = element_line(element, "http://shop.test/list", focus)
-    assert line_tokens_floor(element, focus) <= estimate_tokens(line)
+    tokens, chars = line_floor(element, "http://shop.test/list", focus)
+    assert tokens <= estimate_tokens(line) and chars <= len(line)
 
 
 async def _observed(page, goal: str, tabs: list) -> str:
@@ -60,12 +74,12 @@ async def test_skipping_by_the_floor_changes_no_observation(page, monkeypatch) -
         )
 
     await page.route("http://long.test/**", fulfill)
-    real = serialize.line_tokens_floor
+    real = serialize.line_floor
     weighed: list[int] = []
 
-    def counting(element, focus):
+    def counting(element, url, focus):
         weighed.append(1)
-        return real(element, focus)
+        return real(element, url, focus)
 
     for name in pages:
         await page.goto(f"http://long.test/{name}", wait_until="load")
@@ -74,8 +88,10 @@ async def test_skipping_by_the_floor_changes_no_observation(page, monkeypatch) -
                 [],
                 [{"id": "t1", "title": "A long article on a long road", "url": "http://long.test/"}],
             ):
-                monkeypatch.setattr(serialize, "line_tokens_floor", counting)
+                monkeypatch.setattr(serialize, "line_floor", counting)
                 fast = await _observed(page, goal, tabs)
-                monkeypatch.setattr(serialize, "line_tokens_floor", lambda element, focus: -1)  # every line
+                monkeypatch.setattr(
+                    serialize, "line_floor", lambda element, url, focus: (-1, -1)
+                )  # every line
                 assert fast == await _observed(page, goal, tabs), (name, goal, tabs)
     assert len(weighed) > 100  # the long pages' tails were weighed by the floor
