@@ -179,7 +179,9 @@ async def collect(page: Any, options: ObserveOptions | None = None) -> dict[str,
     except Exception:
         url = ""
     memory = memory_for(page)
-    early = EarlyFrames.start(page, memory, opts, functools.partial(_js_args, opts), _evaluate_once)
+    early = EarlyFrames.start(
+        page, memory, opts, functools.partial(_js_args, opts), _evaluate_once, _evaluate
+    )
     try:
         return await _collect(page, opts, url, memory, deadline, early)
     finally:

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-from agent.dom.text import tokenize
+from agent.dom.text import estimate_tokens, tokenize
 from agent.types import Element
 
 #: ``urlsplit`` remembered: the page's URL is split once per line otherwise, and the same links recur step
@@ -209,6 +209,47 @@ def element_line(element: Element, page_url: str = "", focus: Sequence[str] = ()
     if element.get("occluded"):
         parts.append("(covered)")
     return " ".join(parts)
+
+
+def _quoted_floor(text: Any, limit: int) -> tuple[int, int]:
+    """The fewest estimated tokens and characters of ``quote(text, limit)``: two quotes and the words it shows,
+    at least a token per word and per 9 of their characters, one space between two. Collapsing spaces keeps
+    every word, and a cut keeps at least the words of the first ``limit - 1`` characters."""
+    if not isinstance(text, str):
+        return 0, 0
+    words = (text if len(text) <= limit else text[: limit - 1]).split()
+    letters = sum(map(len, words))
+    return 2 + max(len(words), -(-letters // 9)), 2 + letters + max(0, len(words) - 1)
+
+
+def line_floor(element: Element, page_url: str = "", focus: Sequence[str] = ()) -> tuple[int, int]:
+    """Lower bounds of the estimated tokens and the length of :func:`element_line`'s line, at a fraction of its
+    cost: most elements of a long page are weighed once the budget is nearly spent, and most of those cannot
+    fit whatever their line says, which this tells without rendering it (the line's first parts, joined by a
+    space, and its link target add their tokens and characters)."""
+    ident = element.get("id")
+    role = display_role(element)
+    head = f"{'*' if element.get('new') else ''}[{ident}] {role}"
+    tokens = (1 if element.get("new") else 0) + (1 if role.strip() else 0)
+    if isinstance(ident, int) and ident >= 0:
+        tokens += 2 + -(-len(str(ident)) // 3)  # "[", "]" and a token per three digits
+    name = element.get("name") or ""
+    text = element.get("text") or ""
+    if element.get("prose") and text:
+        shown = (0, 0) if focus else _quoted_floor(text, PROSE_CHARS)  # focus: an excerpt, any length
+    elif name:
+        shown = _quoted_floor(name, 100)
+    elif text and not ((element.get("attrs") or {}).get("scrollable")):
+        shown = _quoted_floor(text, 100)
+    else:
+        shown = (0, 0)
+    tokens, chars = tokens + shown[0], len(head) + (1 + shown[1] if shown[1] else 0)
+    href = (element.get("attrs") or {}).get("href", "")
+    if href and element.get("role") == "link":
+        target = link_target(href, page_url)  # most lines of a long page are links, their target a good part
+        if target:
+            tokens, chars = tokens + 2 + estimate_tokens(target), chars + 4 + len(target)
+    return tokens, chars
 
 
 def block_line(block_text: str, members: Sequence[Element], focus: Sequence[str] = ()) -> str:

@@ -27,6 +27,7 @@ class PageMemory:
         self.passes: dict[int, tuple[str, int, dict[str, Any]]] = {}
         self.built: tuple[Any, dict[str, Any]] | None = None
         self.paths: dict[int, tuple[Any, str | None]] = {}
+        self.args: dict[int, tuple[Any, dict[str, Any]]] = {}
 
     def frame_paths(self, frames: Sequence[Any]) -> list[str | None] | None:
         """The ``data-agent-frame`` paths last read for these frames; None unless every one is known."""
@@ -44,6 +45,17 @@ class PageMemory:
             self.paths.clear()
         for frame, path in zip(frames, paths, strict=True):
             self.paths[id(frame)] = (frame, path)
+
+    def keep_args(self, frame: Any, args: dict[str, Any]) -> None:
+        """Remember the arguments ``frame``'s pass just ran with (its next pass most often runs with the same)."""
+        if len(self.args) > 256:
+            self.args.clear()
+        self.args[id(frame)] = (frame, args)
+
+    def last_args(self, frame: Any) -> dict[str, Any] | None:
+        """The arguments of ``frame``'s last pass while its result is kept; None otherwise."""
+        hit = self.args.get(id(frame))
+        return hit[1] if hit is not None and hit[0] is frame and self.has_pass(frame) else None
 
     def base_for(self, frame: Any) -> int:
         """The id base of ``frame`` (0 for none): the same for the life of the frame object."""

@@ -40,6 +40,7 @@ from agent.dom.render import (
     display_role,
     element_line,
     header_lines,
+    line_floor,
     link_target,
     omitted_note,
     quote,
@@ -119,13 +120,21 @@ def select_elements(
     tokens_left = token_budget if token_budget is not None else 1 << 30
     zones: set[str] = set()
     shown_blocks: set[str] = set()
+    tight = False
     for element in ranked:
         if len(kept) >= max_elements or tokens_left < MIN_LINE_TOKENS:
             break  # no further line can fit
+        # Once a line did not fit, most of the rest will not either: told without rendering them, when lower
+        # bounds of their tokens or length are already too many.
+        if tight:
+            floor_tokens, floor_chars = line_floor(element, page_url, focus)
+            if floor_tokens >= tokens_left or used + floor_chars + 1 > char_budget:
+                continue
         line = element_line(element, page_url, focus)
         # A token covers at most 9 characters that are not spaces: a line that long cannot fit what is left,
         # known without estimating its tokens (most lines once the budget is nearly spent).
         if (len(line) - line.count(" ")) // 9 >= tokens_left:
+            tight = True
             continue
         block = element.get("block") or ""
         context = ""
@@ -147,6 +156,7 @@ def select_elements(
                 tokens += extra
                 shown_blocks.add(block)
         if used + cost > char_budget or tokens > tokens_left:
+            tight = True
             continue
         used += cost
         tokens_left -= tokens

@@ -7,6 +7,11 @@ are (``js/frame_places.js``), and each cross-origin frame Playwright lists at th
 away, beside the top document's. After the top pass, a frame's early result is used only when the arguments the
 usual path builds for it are exactly those it ran with (the same place, the same id base): the same pass, the
 same result. Any other frame, or a wrong guess, is marked after the top pass as before.
+
+On the next observation of the same frames (their last result kept) each one's pass starts at once with the
+arguments it last ran with, most often unchanged: it answers "unchanged" beside the top pass instead of after it.
+Its result counts only when the usual path builds those very arguments; otherwise it is awaited (the page and the
+kept result still agree whatever it found) and the usual pass follows.
 """
 
 from __future__ import annotations
@@ -27,6 +32,8 @@ _PLACES_JS = read_script(Path(__file__).with_name("js") / "frame_places.js")
 MAX_EARLY = 4
 
 Evaluate = Callable[[Any, dict[str, Any], float], Awaitable[dict[str, Any]]]
+#: A pass that keeps its result in the page's memory (``agent/dom/observe.py``'s ``_evaluate``).
+EvaluateKept = Callable[[Any, dict[str, Any], float, PageMemory], Awaitable[dict[str, Any]]]
 
 
 def _origin(url: str) -> str:
@@ -43,6 +50,7 @@ class EarlyFrames:
     def __init__(self) -> None:
         self.task: asyncio.Future | None = None
         self.passes: dict[int, tuple[Any, dict[str, Any], asyncio.Future]] = {}
+        self.again: dict[int, tuple[Any, dict[str, Any], asyncio.Future]] = {}
 
     @classmethod
     def start(
@@ -52,15 +60,22 @@ class EarlyFrames:
         opts: Any,
         make_args: Callable[..., dict[str, Any]],
         evaluate: Evaluate,
+        evaluate_kept: EvaluateKept,
     ) -> EarlyFrames:
-        """Begin (without waiting) when the page lists child frames on another origin not marked before and
-        ``opts`` (ObserveOptions) reads cross-origin frames at all."""
+        """Begin (without waiting) when ``opts`` (ObserveOptions) reads cross-origin frames at all: the passes of
+        frames marked before, and the places of child frames on another origin not marked before."""
         early = cls()
         if not opts.cross_origin_frames:
             return early
         timeout = min(opts.frame_timeout_s, opts.total_timeout_s)
         try:
             main = page.main_frame
+            for frame in page.frames:
+                args = memory.last_args(frame) if frame is not main else None
+                if args is not None and len(early.again) < MAX_EARLY and not frame.is_detached():
+                    task = asyncio.ensure_future(evaluate_kept(frame, args, timeout, memory))
+                    task.add_done_callback(_retrieve)
+                    early.again[id(frame)] = (frame, args, task)
             origin = _origin(main.url)
             children = [
                 f for f in page.frames
@@ -131,6 +146,27 @@ class EarlyFrames:
         evaluate: Callable[..., Any],
     ) -> dict[str, Any]:
         """A cross-origin frame's pass: the one started early with these very arguments, else ``evaluate``'s."""
+        result = await self._mark(frame, args, timeout, memory, evaluate)
+        memory.keep_args(frame, args)
+        return result
+
+    async def _mark(
+        self,
+        frame: Any,
+        args: dict[str, Any],
+        timeout: float,
+        memory: PageMemory,
+        evaluate: Callable[..., Any],
+    ) -> dict[str, Any]:
+        again = self.again.pop(id(frame), None)
+        if again is not None and again[0] is frame:
+            try:
+                result = await again[2]  # runs to its end either way: one pass at a time per frame
+            except Exception:
+                result = None
+            if result is not None and again[1] == args:
+                return result
+            return await evaluate(frame, args, timeout, memory)
         result = await self.take(frame, args)
         if result is None or result.get("unchanged"):
             return await evaluate(frame, args, timeout, memory)
@@ -142,10 +178,12 @@ class EarlyFrames:
         """Drop what is still running (frames the top pass found hidden are never marked)."""
         tasks = [self.task] if self.task is not None else []
         tasks += [task for _, _, task in self.passes.values()]
+        tasks += [task for _, _, task in self.again.values()]
         for task in tasks:
             if not task.done():
                 task.cancel()
         self.passes.clear()
+        self.again.clear()
 
 
 def _retrieve(task: asyncio.Future) -> None:
