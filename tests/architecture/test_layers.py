@@ -20,7 +20,7 @@ _LAYER_TABLE = """
 base:                        types terminals util goals stages schemas prompts
 browser:                     browser tools
 dom:                         dom
-settings, rules and records: context config settings_rules settings_checks safety evidence records report
+settings, rules and records: context config settings_rules settings_checks safety evidence records trace_file report
 llm:                         llm
 planning:                    planning
 run services:                runtime state
