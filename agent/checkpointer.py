@@ -112,6 +112,8 @@ def _start_from_empty_database(path: Path, saver_class: type[SqliteSaver]) -> No
             with tempfile.TemporaryDirectory(prefix="wayfinder-empty-db-") as tmp:
                 model = Path(tmp) / "empty.sqlite"
                 with saver_class.from_conn_string(str(model)) as saver:
+                    # a scratch file read back whole once closed: no fsync while the tables are made
+                    saver.conn.execute("PRAGMA synchronous=OFF")
                     saver.setup()
                 empty = _empty_databases[saver_class] = model.read_bytes()  # closed: the WAL is in the file
     try:

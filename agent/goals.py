@@ -54,6 +54,8 @@ def validate_goal(goal: object) -> str | None:
         return "the goal is empty"
     if len(stripped) > 4000:
         return "the goal is longer than 4000 characters"
-    if not re.search(r"[A-Za-z0-9\u00C0-\uFFFF]", stripped):
+    # str.isalnum, not a character-class regex: a class reaching U+FFFF took 10-15 ms to compile, paid by
+    # the first step of every process
+    if not any(ch.isalnum() for ch in stripped):
         return "the goal has no words in it"
     return None

@@ -199,7 +199,10 @@ async def apply_network_policy(session: Any, ctx: Context, start_url: str | None
     allowed = list(ctx.allowed_domains) or list(options.allowed_domains)
     if blocked != sorted(options.blocked_domains) or allowed != list(options.allowed_domains):
         await session.set_domain_policy(allowed, blocked)
-    on_private = await asyncio.to_thread(start_allows_private, start_url, session.host_checker)
+    # an address or a name known without a lookup decides in place; a thread hop only for a real DNS lookup
+    on_private = start_allows_private(
+        start_url, session.host_checker, resolve=False
+    ) or await asyncio.to_thread(start_allows_private, start_url, session.host_checker)
     allow_private = options.allow_private or on_private
     allow_local = options.allow_local or ctx.allow_local
     if (allow_private, allow_local) != (options.allow_private, options.allow_local):

@@ -222,11 +222,17 @@ def _quoted_floor(text: Any, limit: int) -> tuple[int, int]:
     return 2 + max(len(words), -(-letters // 9)), 2 + letters + max(0, len(words) - 1)
 
 
-def line_floor(element: Element, page_url: str = "", focus: Sequence[str] = ()) -> tuple[int, int]:
+def line_floor(
+    element: Element, page_url: str = "", focus: Sequence[str] = (), enough: int | None = None
+) -> tuple[int, int]:
     """Lower bounds of the estimated tokens and the length of :func:`element_line`'s line, at a fraction of its
     cost: most elements of a long page are weighed once the budget is nearly spent, and most of those cannot
     fit whatever their line says, which this tells without rendering it (the line's first parts, joined by a
-    space, and its link target add their tokens and characters)."""
+    space, and its link target add their tokens and characters).
+
+    With ``enough``, the bounds come back as soon as the tokens reach it (still lower bounds, of the parts
+    counted so far): the caller only asks whether the line could fit ``enough`` tokens, and on a long page the
+    answer is nearly always known before the costly part, the link's target."""
     ident = element.get("id")
     role = display_role(element)
     head = f"{'*' if element.get('new') else ''}[{ident}] {role}"
@@ -244,11 +250,19 @@ def line_floor(element: Element, page_url: str = "", focus: Sequence[str] = ()) 
     else:
         shown = (0, 0)
     tokens, chars = tokens + shown[0], len(head) + (1 + shown[1] if shown[1] else 0)
+    if enough is not None and tokens >= enough:
+        return tokens, chars
     href = (element.get("attrs") or {}).get("href", "")
     if href and element.get("role") == "link":
         target = link_target(href, page_url)  # most lines of a long page are links, their target a good part
         if target:
-            tokens, chars = tokens + 2 + estimate_tokens(target), chars + 4 + len(target)
+            chars += 4 + len(target)
+            # every piece the estimate counts is a token per 9 of its characters at most: a bound that often
+            # settles the question before the estimate runs
+            at_least = 2 + -(-(len(target) - target.count(" ")) // 9)
+            if enough is not None and tokens + at_least >= enough:
+                return tokens + at_least, chars
+            tokens += 2 + estimate_tokens(target)
     return tokens, chars
 
 

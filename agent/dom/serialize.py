@@ -127,7 +127,7 @@ def select_elements(
         # Once a line did not fit, most of the rest will not either: told without rendering them, when lower
         # bounds of their tokens or length are already too many.
         if tight:
-            floor_tokens, floor_chars = line_floor(element, page_url, focus)
+            floor_tokens, floor_chars = line_floor(element, page_url, focus, enough=tokens_left)
             if floor_tokens >= tokens_left or used + floor_chars + 1 > char_budget:
                 continue
         line = element_line(element, page_url, focus)

@@ -117,9 +117,6 @@ async def start(state: AgentState, ctx: Context) -> dict[str, Any]:
         return update
     goal = goal.strip()
     update.update(goal=goal, goal_kind=goal_kind(goal), task_mode=task_mode(goal), start_url=start_url)
-    # The goal reader warms up while the browser starts and the start page loads; not before this node: on its
-    # thread it holds the interpreter for milliseconds at a time, which every write of the run's set-up waited for.
-    asyncio.get_running_loop().run_in_executor(None, warm_up, goal)
     state_for_session = {**state, **update}
     try:
         session = await ensure_session(state_for_session, ctx)
@@ -146,6 +143,9 @@ async def start(state: AgentState, ctx: Context) -> dict[str, Any]:
         if not check.ok:
             update.update(terminal(NAVIGATION_BLOCKED, f"start URL refused: {check.reason}"))
             return update
+        # The goal reader warms up while the start page loads, not sooner: on its thread it holds the interpreter
+        # for milliseconds at a time, which the run's set-up and the session's policy checks waited for.
+        asyncio.get_running_loop().run_in_executor(None, warm_up, goal)
         # The run's time budget covers the start page too: a page that never loads ends the run on time.
         remaining = ctx.max_seconds - (time.time() - update["started_at"])
         try:

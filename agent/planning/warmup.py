@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import threading
 
+from agent.planning.offline.targets import compile_role_words
 from agent.planning.verify.parts import goal_parts
 
 _lock = threading.Lock()
@@ -26,3 +27,4 @@ def warm_up(goal: str) -> None:
         _warm = True
         with contextlib.suppress(Exception):  # a goal the reader cannot take fails again, visibly, in the run
             goal_parts(goal)
+        compile_role_words()  # the steps' references ('the Save button') are read against them

@@ -59,6 +59,17 @@ def test_the_floor_never_exceeds_the_line(element, focus) -> None:
     assert tokens <= estimate_tokens(line) and chars <= len(line)
 
 
+@settings(max_examples=400, deadline=None)
+@given(element=_ELEMENT, focus=st.sampled_from([(), ("word",)]), enough=st.integers(0, 40))
+def test_a_floor_cut_short_at_enough_still_answers_the_same(element, focus, enough) -> None:
+    """Stopping once the tokens reach ``enough`` gives bounds no higher than the whole floor's, and the same
+    answer to "could the line fit ``enough`` tokens?"."""
+    whole = line_floor(element, "http://shop.test/list", focus)
+    short = line_floor(element, "http://shop.test/list", focus, enough=enough)
+    assert short[0] <= whole[0] and short[1] <= whole[1]
+    assert (short[0] >= enough) == (whole[0] >= enough)
+
+
 async def _observed(page, goal: str, tabs: list) -> str:
     raw = await collect(page)
     obs = serialize.build_observation(raw, goal=goal, options=ObserveOptions(), tabs=tabs, active_tab_id="t1")
@@ -77,9 +88,9 @@ async def test_skipping_by_the_floor_changes_no_observation(page, monkeypatch) -
     real = serialize.line_floor
     weighed: list[int] = []
 
-    def counting(element, url, focus):
+    def counting(element, url, focus, enough=None):
         weighed.append(1)
-        return real(element, url, focus)
+        return real(element, url, focus, enough=enough)
 
     for name in pages:
         await page.goto(f"http://long.test/{name}", wait_until="load")
@@ -91,7 +102,7 @@ async def test_skipping_by_the_floor_changes_no_observation(page, monkeypatch) -
                 monkeypatch.setattr(serialize, "line_floor", counting)
                 fast = await _observed(page, goal, tabs)
                 monkeypatch.setattr(
-                    serialize, "line_floor", lambda element, url, focus: (-1, -1)
+                    serialize, "line_floor", lambda element, url, focus, enough=None: (-1, -1)
                 )  # every line
                 assert fast == await _observed(page, goal, tabs), (name, goal, tabs)
     assert len(weighed) > 100  # the long pages' tails were weighed by the floor

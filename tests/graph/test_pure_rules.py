@@ -66,7 +66,7 @@ def test_goal_classification(goal, mode, kind):
     assert goal_kind(goal) == kind
 
 
-@pytest.mark.parametrize("bad", ["", "   ", None, 42, "!!!", "x" * 5000])
+@pytest.mark.parametrize("bad", ["", "   ", None, 42, "!!!", "€€€ ?", "x" * 5000])
 def test_invalid_goals_have_a_reason(bad):
     assert validate_goal(bad)
 

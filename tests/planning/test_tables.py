@@ -3,9 +3,14 @@ about (by header, or by what 'who' and 'when' ask for), with the row and column 
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agent.planning.offline import answer_question
+from agent.planning.offline.tables import _KEY_DECORATION, _mentions
 from tests.planning.pages import Page
 
 COLUMNS = (100, 250, 400, 550)
@@ -111,3 +116,17 @@ def test_values_of_one_kind_in_columns_the_question_does_not_name_are_not_answer
         "The table gives 'Business permit' by column (3 months: £120; 12 months: £420); "
         "the question names none of these columns."
     )
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    question=st.text(alphabet="ab1._ -#é", max_size=16),
+    cell=st.text(alphabet="ab1._ -#é", min_size=1, max_size=5),
+)
+def test_a_cell_is_mentioned_exactly_where_it_stands_as_its_own_words(question, cell):
+    """The scan that finds a cell's value in the question agrees with the word-boundary pattern it replaced."""
+    value = _KEY_DECORATION.sub("", cell.strip().lower()).strip()
+    expected = len(value) >= 2 and (
+        re.search(r"(?<![\w.])" + re.escape(value) + r"(?![\w]|\.\w)", question.lower()) is not None
+    )
+    assert _mentions(question, cell) == expected

@@ -71,7 +71,25 @@ def _mentions(question: str, text: str) -> bool:
     value = _KEY_DECORATION.sub("", text.strip().lower()).strip()
     if len(value) < 2:
         return False
-    return re.search(r"(?<![\w.])" + re.escape(value) + r"(?![\w]|\.\w)", question.lower()) is not None
+    # a scan, not a regex built per cell: a table's worth of one-off patterns flushed re's cache every step
+    asked = question.lower()
+    at = asked.find(value)
+    while at >= 0:
+        end = at + len(value)
+        joined_before = at > 0 and (_word_char(asked[at - 1]) or asked[at - 1] == ".")
+        joined_after = end < len(asked) and (
+            _word_char(asked[end])
+            or (asked[end] == "." and end + 1 < len(asked) and _word_char(asked[end + 1]))
+        )
+        if not joined_before and not joined_after:
+            return True
+        at = asked.find(value, at + 1)
+    return False
+
+
+def _word_char(ch: str) -> bool:
+    """What ``\\w`` matches in a str pattern: letters, digits (any script) and the underscore."""
+    return ch.isalnum() or ch == "_"
 
 
 def _linked(observation: Observation, headers: list[Cell]) -> list[Cell]:

@@ -69,7 +69,27 @@ _LABELLED = re.compile(
 def _role_word_rx(roles: tuple[str, ...]) -> list[tuple[re.Pattern[str], str]]:
     pairs = [(w, r) for r in roles for w in ROLE_WORDS[r]]
     pairs.sort(key=lambda p: -len(p[0]))
-    return [(re.compile(r"(?:^|\s)" + re.escape(w).replace(r"\ ", r"[\s-]+") + r"$", I), r) for w, r in pairs]
+    return [(_word_at_end(w), r) for w, r in pairs]
+
+
+_WORD_AT_END: dict[str, re.Pattern[str]] = {}
+
+
+def _word_at_end(word: str) -> re.Pattern[str]:
+    """The pattern of a role word ending a reference ('the blue drop down'), compiled once per process."""
+    rx = _WORD_AT_END.get(word)
+    if rx is None:
+        rx = _WORD_AT_END[word] = re.compile(
+            r"(?:^|\s)" + re.escape(word).replace(r"\ ", r"[\s-]+") + r"$", I
+        )
+    return rx
+
+
+def compile_role_words() -> None:
+    """Compile every role word's pattern now (the goal reader's warm-up, off the first steps' path)."""
+    for words in ROLE_WORDS.values():
+        for word in words:
+            _word_at_end(word)
 
 
 _ROLE_RX_CACHE: dict[tuple[str, ...], list[tuple[re.Pattern[str], str]]] = {}
@@ -110,7 +130,9 @@ def _role_then_name(t: str, rxs: list[tuple[re.Pattern[str], str]]) -> tuple[str
 
 def target_of(text: str, spans: tuple[str, ...], roles: tuple[str, ...]) -> tuple[str, str]:
     """Split an element reference into (phrase, role hint): 'the "Sign in" button' -> ('Sign in', 'button')."""
-    rxs = _ROLE_RX_CACHE.setdefault(roles, _role_word_rx(roles))
+    rxs = _ROLE_RX_CACHE.get(roles)
+    if rxs is None:  # built once per role set: ~100 patterns, which re's own small cache would keep evicting
+        rxs = _ROLE_RX_CACHE[roles] = _role_word_rx(roles)
     t = ARTICLES.sub("", text.strip()).strip()
     m = _LABELLED.match(t)
     if m:
