@@ -2,8 +2,9 @@
 
 The goal grammar, the question reader and the judge's goal parts compile some 160 regular expressions the first
 time a process reads a goal: 40 to 100 ms, which the first step of a process's first run used to pay (the CLI
-runs exactly one). The start node reads the goal once on a worker thread while the browser starts and the start
-page loads, which takes far longer; later runs in the process find everything compiled.
+runs exactly one). The start node reads the goal once on a worker thread while the start page loads, which takes
+far longer, and compiles the role words the steps' references are read against; later runs in the process find
+everything compiled.
 """
 
 from __future__ import annotations
