@@ -114,9 +114,7 @@ class RunRecorder:
         with self._lock:
             if seq in self._seen:
                 return False
-            before = append_line(
-                self.trace_path, (line + "\n").encode("ascii")
-            )  # the end: our line goes there
+            before = append_line(self.trace_path, (line + "\n").encode("ascii"))  # where our line went
             if before == self._known_size:  # ASCII only: one byte per character
                 self._known_size = before + len(line) + 1
             self._seen.add(seq)
