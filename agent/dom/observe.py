@@ -1,9 +1,10 @@
 """Observation: run the Set-of-Mark pass in every reachable frame and turn it into an ``Observation``.
 
-The marking pass (``som/*.js``, joined into ``SOM_JS``) runs once in the top document (it walks same-origin
-iframes and open shadow roots itself) and once in each visible cross-origin frame that Playwright can enter, with
-an id base of ``100000 * k`` so ids stay unique across the page. Every evaluate call is time-bounded and every failure is caught: a blank, loading, crashed or
-hostile page yields a valid Observation (possibly with no elements), never an exception or a hang.
+The marking pass (``som/*.js``, joined into ``SOM_JS`` and installed in each new document by ``pass_script``)
+runs once in the top document (it walks same-origin iframes and open shadow roots itself) and once in each
+visible cross-origin frame that Playwright can enter, with an id base of ``100000 * k`` so ids stay unique across
+the page. Every evaluate call is time-bounded and every failure is caught: a blank, loading, crashed or hostile
+page yields a valid Observation (possibly with no elements), never an exception or a hang.
 """
 
 from __future__ import annotations
@@ -20,20 +21,17 @@ from pathlib import Path
 from typing import Any
 
 from agent.browser.marking import set_page_marker
-from agent.browser.scripts import compact_script, read_script
+from agent.browser.scripts import read_script
 from agent.browser.session_secrets import screenshot_masks
 from agent.dom.frames import frame_paths
 from agent.dom.options import ObserveOptions
+from agent.dom.pass_script import run_pass
 from agent.dom.reuse import FRAME_ID_BASE, PageMemory, build_key, copy_observation, memory_for  # noqa: F401
 from agent.dom.serialize import build_observation
 from agent.dom.speculate import EarlyFrames
 from agent.dom.wire import unpack_blocks, unpack_elements
 from agent.types import Element, Observation
 
-#: The marking pass, kept by job in ``agent/dom/som/`` and joined once, in this order, into one function.
-SOM_PARTS: tuple[str, ...] = ("1_setup", "2_classify", "3_walk", "4_describe", "5_result")
-SOM_DIR = Path(__file__).with_name("som")
-SOM_JS: str = compact_script("".join(read_script(SOM_DIR / f"{part}.js") for part in SOM_PARTS))
 #: Screenshot badges (drawn, then removed again): ``agent/dom/js/``.
 _BADGE_JS = read_script(Path(__file__).with_name("js") / "badges.js")
 _UNBADGE_JS = read_script(Path(__file__).with_name("js") / "unbadge.js")
@@ -110,7 +108,7 @@ async def _evaluate_once(frame: Any, args: dict[str, Any], timeout: float) -> di
             raise _EvalError("observation time budget exhausted")
         started = time.monotonic()
         try:
-            result = await asyncio.wait_for(frame.evaluate(SOM_JS, args), timeout)
+            result = await asyncio.wait_for(run_pass(frame, args), timeout)
         except TimeoutError as exc:
             raise _EvalError(f"marking pass timed out after {timeout:.1f}s (page busy or hung)") from exc
         except Exception as exc:  # Playwright Error: closed target, navigation, detached frame

@@ -4,6 +4,7 @@ the run's time budget: ``max_seconds`` counts from here, start-page load include
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from pathlib import Path
@@ -11,6 +12,7 @@ from typing import Any
 
 from agent.browser.launch import BrowserNotFoundError
 from agent.context import Context
+from agent.dom.pass_script import register_soon
 from agent.goals import goal_kind, task_mode, validate_goal
 from agent.nodes.base import graph_node, terminal
 from agent.nodes.threads import current_thread_id, run_id_of, settings_snapshot
@@ -146,6 +148,8 @@ async def start(state: AgentState, ctx: Context) -> dict[str, Any]:
         # The goal reader warms up while the start page loads, not sooner: on its thread it holds the interpreter
         # for milliseconds at a time, which the run's set-up and the session's policy checks waited for.
         asyncio.get_running_loop().run_in_executor(None, warm_up, goal)
+        with contextlib.suppress(AttributeError):  # (a stand-in session without a page)
+            register_soon(session.page.context)  # the marking pass, installed in the pages the run opens
         # The run's time budget covers the start page too: a page that never loads ends the run on time.
         remaining = ctx.max_seconds - (time.time() - update["started_at"])
         try:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from agent.browser.scripts import compact_script
-from agent.dom.observe import SOM_DIR, SOM_JS, SOM_PARTS
+from agent.dom.pass_script import SOM_DIR, SOM_JS, SOM_PARTS
 
 
 def test_compact_script_drops_comments_keeps_code() -> None:

@@ -177,7 +177,8 @@ async def test_style_sheets_past_the_cap_are_always_read_in_full(open_page):
 async def test_a_changed_page_hands_over_only_the_elements_described_anew(open_page):
     import json
 
-    from agent.dom.observe import SOM_JS, _js_args
+    from agent.dom.observe import _js_args
+    from agent.dom.pass_script import SOM_JS
 
     page = await open_page("incremental.html")
     options = ObserveOptions()

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 
-from agent.dom.observe import SOM_JS, _js_args, collect
+from agent.dom.observe import _js_args, collect
 from agent.dom.options import ObserveOptions
+from agent.dom.pass_script import SOM_JS
 from agent.dom.wire import ELEMENT_DEFAULTS, unpack_blocks, unpack_element, unpack_elements
 
 LONG = "A paragraph long enough that its name is cut " + "with more words after it " * 8

@@ -1,7 +1,7 @@
 // Set-of-Mark marking pass, part 1 of 5: arguments, constants, small helpers, per-document state.
-// agent/dom/observe.py joins agent/dom/som/1_setup.js .. 5_result.js in order, once, into one function (SOM_JS)
-// and evaluates it as `frame.evaluate(SOM_JS, args)` once per reachable frame (the top document, plus each
-// cross-origin frame Playwright can enter). The parts are not valid JavaScript on their own.
+// agent/dom/pass_script.py joins agent/dom/som/1_setup.js .. 5_result.js in order, once, into one function
+// (SOM_JS), installs it in each new document of the context, and agent/dom/observe.py calls it with `args` once per
+// reachable frame (the top document, plus each cross-origin frame Playwright can enter). The parts are not valid JavaScript on their own.
 //
 // One walk over the flat tree (open shadow roots, slots, same-origin iframes) that at the same time:
 //   * skips invisible subtrees (display:none, visibility:hidden, opacity ~0, aria-hidden, 1px clip boxes,
