@@ -15,7 +15,7 @@ from typing import Any
 ELEMENT_DEFAULTS: dict[str, Any] = {
     "text": "", "value": "", "placeholder": "", "input_type": "", "fixed": False, "occluded": False,
     "disabled": False, "checked": None, "selected": None, "editable": False, "frame": "", "cross_origin": False,
-    "in_viewport": False, "interactive": False,
+    "in_viewport": False, "interactive": False, "zone": "main",
 }  # fmt: skip
 
 

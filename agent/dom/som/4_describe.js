@@ -223,10 +223,11 @@
           else if (el.isContentEditable) editable = true;
         }
         const isText = ctag === 'input' || ctag === 'select' || ctag === 'textarea';
-        // Fields at their default value ('', false, null, {}) are left out: the result is a third smaller to
+        // Fields at their default value ('', false, null, {}, zone 'main') are left out: the result is a third smaller to
         // hand over, and agent/dom/wire.py puts them back (ELEMENT_DEFAULTS).
         const name = accName(rec, ctl, role);
-        const out = { id: rec.id, tag: rec.tag, role, bbox, zone: rec.zone };
+        const out = { id: rec.id, tag: rec.tag, role, bbox };
+        if (rec.zone !== 'main') out.zone = rec.zone;
         if (inView) out.in_viewport = true;
         if (rec.kind === 1 || rec.kind === 3) out.interactive = true;
         const text = isText ? '' : clean(rec.text, rec.prose ? A.proseChars : A.textChars);
