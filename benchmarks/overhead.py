@@ -66,6 +66,7 @@ async def measure(runs: int, log: bool = True) -> dict[str, Any]:
     server = serve_demo()
     rows: list[dict[str, Any]] = []
     floors: list[float] = []
+    least_floors: list[float] = []
     session = None
     try:
         options = ctx.browser_options(records / "browser")
@@ -86,7 +87,9 @@ async def measure(runs: int, log: bool = True) -> dict[str, Any]:
             run_dir = Path(str(result.get("run_dir")))
             trace = read_trace(run_dir / "trace.jsonl")
             # interleaved with the runs, so both meet the same machine: the empty graph, from this run's state
-            floors.append(await floor_per_action(last_values(run_dir / "checkpoints.sqlite")))
+            values = last_values(run_dir / "checkpoints.sqlite")
+            floors.append(await floor_per_action(values))
+            least_floors.append(await floor_per_action(values, least_state=True))
             row = {
                 "run": k + 1,
                 "terminal": f"{result.get('terminal_type')}/{result.get('terminal_reason')}",
@@ -117,6 +120,7 @@ async def measure(runs: int, log: bool = True) -> dict[str, Any]:
         "further_step_ms": summary(further),
         "closing_ms": summary(r["closing_ms"] for r in rows),
         "floor_per_action_ms": summary(floors),
+        "least_state_floor_per_action_ms": summary(least_floors),
         "targets": {"first_step_ms": FIRST_STEP_TARGET_MS, "further_step_ms": FURTHER_STEP_TARGET_MS},
     }
 
@@ -137,6 +141,9 @@ def to_markdown(report: dict[str, Any]) -> str:
     floor = report.get("floor_per_action_ms") or {}
     if floor.get("n"):
         rows.append(["LangGraph floor of one action (six empty nodes)", floor["median"], floor["max"], "-"])
+    least = report.get("least_state_floor_per_action_ms") or {}
+    if least.get("n"):
+        rows.append(["the same floor with a one-key state", least["median"], least["max"], "-"])
     per_run = [
         [r["run"], r["terminal"], ", ".join(fmt(s) for s in r["steps_ms"]), r["closing_ms"]]
         for r in report["runs"]
@@ -150,7 +157,8 @@ def to_markdown(report: dict[str, Any]) -> str:
             "`execute` node time (from the run's own trace). The floor is the same graph shape with nodes that do "
             "nothing (this state, conditional edges, the SQLite checkpointer written before each next step), run "
             "after each run: what LangGraph itself costs per action on this machine "
-            "(`benchmarks/overhead_floor.py`).",
+            "(`benchmarks/overhead_floor.py`); then again with a state of one key (the step count), LangGraph's "
+            "least cost whatever the state holds.",
             "",
             md_table(["segment", "median ms", "max ms", "target ms"], rows),
             "",

@@ -14,7 +14,7 @@ import sqlite3
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.graph import END, START, StateGraph
@@ -38,11 +38,17 @@ def last_values(checkpoints: Path) -> dict[str, Any]:
     return {k: v for k, v in values.items() if k in state_keys} | {"terminal_type": None}
 
 
-def _empty_graph(last_seq: int) -> StateGraph:
-    """The action's six nodes in a cycle, each routed on by a conditional edge reading the whole state."""
-    builder = StateGraph(AgentState)
+class CounterState(TypedDict, total=False):
+    """The least state a graph can have: the floor of LangGraph itself, whatever a state holds."""
 
-    async def count(state: AgentState) -> dict[str, Any]:
+    seq: int
+
+
+def _empty_graph(last_seq: int, schema: type = AgentState) -> StateGraph:
+    """The action's six nodes in a cycle, each routed on by a conditional edge reading the whole state."""
+    builder = StateGraph(schema)
+
+    async def count(state: dict[str, Any]) -> dict[str, Any]:
         return {"seq": int(state.get("seq") or 0) + 1}
 
     for name in ACTION_NODES:
@@ -50,17 +56,22 @@ def _empty_graph(last_seq: int) -> StateGraph:
     builder.add_edge(START, ACTION_NODES[0])
     for here, there in zip(ACTION_NODES, ACTION_NODES[1:] + ACTION_NODES[:1], strict=True):
 
-        def route(state: AgentState, there: str = there) -> str:
+        def route(state: dict[str, Any], there: str = there) -> str:
             return END if int(state.get("seq") or 0) >= last_seq else there
 
         builder.add_conditional_edges(here, Router(route), [there, END])  # as the agent's graph routes
     return builder
 
 
-async def floor_per_action(values: dict[str, Any], actions: int = 10) -> float:
-    """Wall time (ms) per action of ``actions`` actions of the empty graph, started from ``values``."""
+async def floor_per_action(values: dict[str, Any], actions: int = 10, *, least_state: bool = False) -> float:
+    """Wall time (ms) per action of ``actions`` actions of the empty graph, started from ``values`` (with
+    ``least_state``: from their step count alone, in a state of that one key)."""
     first_seq = int(values.get("seq") or 0)
-    graph_builder = _empty_graph(first_seq + len(ACTION_NODES) * actions)
+    if least_state:
+        values = {"seq": first_seq}
+    graph_builder = _empty_graph(
+        first_seq + len(ACTION_NODES) * actions, CounterState if least_state else AgentState
+    )
     with tempfile.TemporaryDirectory(prefix="wayfinder-floor-") as tmp:
         async with open_checkpointer(Path(tmp) / "checkpoints.sqlite") as saver:
             graph = graph_builder.compile(checkpointer=saver)

@@ -139,6 +139,8 @@ def test_quick_benchmarks_write_sane_results(tmp_path: Path) -> None:
     assert len(over["runs"]) == 2 and all(r["steps_ms"] for r in over["runs"])
     assert over["first_step_ms"]["n"] == 2 and over["further_step_ms"]["n"] >= 2
     assert over["floor_per_action_ms"]["n"] == 2 and over["floor_per_action_ms"]["median"] > 0
+    assert over["least_state_floor_per_action_ms"]["n"] == 2
+    assert over["least_state_floor_per_action_ms"]["median"] > 0
 
     text = doc.read_text()
     assert text.startswith("# Benchmarks\n\nWritten by hand.")
