@@ -9,13 +9,16 @@ observation came, a tab of a browser the agent attached to) gets the whole scrip
 also installs it there; nothing else changes: same function, same arguments, same result.
 
 The function is kept on the document as a property that cannot be overwritten (the pass's own state lives on
-the document already), so a page's script cannot swap it for another between two observations.
+the document already), so a page's script cannot swap it for another between two observations. Its name ends in
+a random suffix drawn once per process: a document made before the registration gets the pass only from its
+first observation, and a page script there could otherwise claim the name first and answer the short call.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 import weakref
 from pathlib import Path
 from typing import Any
@@ -27,7 +30,9 @@ SOM_PARTS: tuple[str, ...] = ("1_setup", "2_classify", "3_walk", "4_describe", "
 SOM_DIR = Path(__file__).with_name("som")
 SOM_JS: str = compact_script("".join(read_script(SOM_DIR / f"{part}.js") for part in SOM_PARTS))
 
-_PROP = "__wayfinderSomFn"
+#: Where a document keeps the pass: a name no page can know before the pass is installed.
+PASS_PROPERTY = "__wayfinderSomFn_" + secrets.token_hex(8)
+_PROP = PASS_PROPERTY
 _DEFINE = (
     "try{if(typeof document." + _PROP + "!=='function')Object.defineProperty(document,'" + _PROP + "',"
     "{value:f,writable:false,configurable:false,enumerable:false});}catch(e){}"

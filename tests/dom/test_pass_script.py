@@ -10,7 +10,8 @@ from agent.dom.observe import observe_page
 from tests.dom.conftest import loaded_frames
 
 FIELDS = ("elements", "frames", "counts", "text", "page_text")
-HAS_PASS = "() => typeof document.__wayfinderSomFn"
+NAME = pass_script.PASS_PROPERTY
+HAS_PASS = f"() => typeof document.{NAME}"
 
 
 def _comparable(observation: dict) -> str:
@@ -53,7 +54,7 @@ async def test_a_document_without_the_pass_in_a_registered_context_gets_it(page,
     other = await page.context.new_page()
     try:
         await other.set_content("<button>Made by set_content</button>")  # a new page of the context holds it
-        await other.evaluate("() => { try { delete document.__wayfinderSomFn; } catch (e) {} }")  # stays
+        await other.evaluate(f"() => {{ try {{ delete document.{NAME}; }} catch (e) {{}} }}")  # stays
         assert await other.evaluate(HAS_PASS) == "function"
         raw = await pass_script.run_pass(other.main_frame, {"base": 0})
         assert json.loads(raw)["ok"] is True
@@ -66,12 +67,13 @@ async def test_a_page_script_cannot_replace_the_pass(page, observe_url) -> None:
     honest = await observe_page(page)
     await page.goto(observe_url("form.html"), wait_until="load")
     swapped = await page.evaluate(
-        """() => {
+        """name => {
             const fake = () => JSON.stringify({ ok: true, elements: [] });
-            try { document.__wayfinderSomFn = fake; } catch (e) { /* non-writable */ }
-            try { Object.defineProperty(document, '__wayfinderSomFn', { value: fake }); return 'replaced'; }
+            try { document[name] = fake; } catch (e) { /* non-writable */ }
+            try { Object.defineProperty(document, name, { value: fake }); return 'replaced'; }
             catch (e) { return 'refused'; }
-        }"""
+        }""",
+        NAME,
     )
     assert swapped == "refused"
     observed = await observe_page(page)
@@ -94,3 +96,21 @@ async def test_cross_origin_frames_hold_the_pass_and_observe_the_same(page, obse
         await other.close()
     assert any(e["name"] == "Cross origin button" and e["frame"] == "0" for e in second["elements"])
     assert _comparable(second) == _comparable(first)
+
+
+async def test_a_page_open_before_registration_cannot_claim_the_pass_name(page, observe_url) -> None:
+    """A document made before the context was registered gets the pass only from its first observation; a
+    page script there that claims the name the pass would use (the fixed part of it, all a page can know)
+    changes nothing."""
+    await page.goto(observe_url("form.html"), wait_until="load")
+    claimed = await page.evaluate(
+        """() => {
+            const fake = () => JSON.stringify({ ok: true, elements: [] });
+            Object.defineProperty(document, '__wayfinderSomFn', { value: fake, configurable: false });
+            return typeof document.__wayfinderSomFn;
+        }"""
+    )
+    assert claimed == "function"
+    first = await observe_page(page)  # the whole script: installs the pass under its own name
+    second = await observe_page(page, previous=first)  # the short call
+    assert any(e["name"] == "Create account" for e in second["elements"]), second["text"]
