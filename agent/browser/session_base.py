@@ -46,6 +46,7 @@ class TabState:
     failures: dict[int, int] = field(default_factory=dict)
     opened_event: BrowserEvent | None = None
     fetch: Any = None  # the CDP session pausing this tab's requests for the network guard (redirect hops)
+    main_frame_id: str = ""  # the CDP id of the tab's top frame (stable across its navigations), once known
 
 
 class SessionState:

@@ -135,13 +135,18 @@ class DomainPolicyMixin(SessionState):
             return f"URL {url!r} has no host"
         return await self.host_checker.refusal_async(host, self.address_policy)
 
-    def _record_blocked(self, url: str, reason: str, tab: TabState | None) -> None:
+    def _record_blocked(
+        self, url: str, reason: str, tab: TabState | None, *, main_frame: bool = False
+    ) -> None:
+        """Note a refusal; ``main_frame``: it was a tab's own page (not a frame's, not a resource's), the only
+        kind that means the action that caused it opened nothing."""
         self._seq += 1  # a tick without an event, so blocked_since(mark) sees it
-        self._blocked.append((self._seq, {"url": url, "reason": reason, "tab_id": tab.id if tab else ""}))
+        entry = {"url": url, "reason": reason, "tab_id": tab.id if tab else "", "main_frame": main_frame}
+        self._blocked.append((self._seq, entry))
         del self._blocked[:-50]
 
-    def blocked_since(self, mark: int) -> list[dict[str, str]]:
-        """Requests the network guard refused after ``mark`` (url, reason, tab_id)."""
+    def blocked_since(self, mark: int) -> list[dict[str, Any]]:
+        """Requests the network guard refused after ``mark`` (url, reason, tab_id, main_frame)."""
         return [dict(entry) for seq, entry in self._blocked if seq > mark]
 
     async def _guard_route(self, route: Any) -> None:
@@ -152,9 +157,10 @@ class DomainPolicyMixin(SessionState):
             reason = await self.refusal(request.url, document=document)
         except Exception as exc:  # noqa: BLE001 - fail closed: a request the guard cannot judge does not go
             reason = f"the network guard could not check {request.url}: {exc}"
-        tab = None
-        with contextlib.suppress(Exception):
+        tab, main_frame = None, False
+        with contextlib.suppress(Exception):  # (a service worker's request has no frame)
             tab = self._by_page.get(id(request.frame.page))
+            main_frame = document and request.frame.parent_frame is None
         if reason is None:
             if tab is not None and (tab.fetch is None or isinstance(tab.fetch, asyncio.Future)):
                 # A tab this new (a popup) may not pause its requests yet: its redirect hops must be seen too.
@@ -162,7 +168,7 @@ class DomainPolicyMixin(SessionState):
             with contextlib.suppress(Exception):
                 await route.continue_()
             return
-        self._record_blocked(request.url, reason, tab)
+        self._record_blocked(request.url, reason, tab, main_frame=main_frame)
         # "aborted", not "blockedbyclient": the tab keeps its page instead of showing Chromium's error page.
         with contextlib.suppress(Exception):
             await route.abort("aborted")
@@ -212,8 +218,17 @@ class DomainPolicyMixin(SessionState):
             cdp.on("Fetch.requestPaused", lambda event: self._spawn(self._on_paused(cdp, tab, event)))
             await cdp.send("Fetch.enable", {"patterns": [{"urlPattern": "*", "requestStage": "Request"}]})
             tab.fetch = cdp
+            self._spawn(self._learn_main_frame(cdp, tab))
         except Exception:  # noqa: BLE001 - a tab that closed meanwhile; routing still guards it
             tab.fetch = None
+
+    @staticmethod
+    async def _learn_main_frame(cdp: Any, tab: TabState) -> None:
+        """The tab's top frame id: a page target's own id (asked of the browser, not of the page, which may
+        still be paused at its start and answer nothing until its first requests are let through)."""
+        with contextlib.suppress(Exception):
+            info = await asyncio.wait_for(cdp.send("Target.getTargetInfo"), 5)
+            tab.main_frame_id = str(info["targetInfo"]["targetId"])
 
     async def _on_paused(self, cdp: Any, tab: TabState, event: dict[str, Any]) -> None:
         """A paused request: first hops were judged by routing already; a redirect hop is judged here."""
@@ -227,7 +242,12 @@ class DomainPolicyMixin(SessionState):
             except Exception as exc:  # noqa: BLE001 - fail closed
                 reason = f"the network guard could not check {url}: {exc}"
             if reason is not None:
-                self._record_blocked(url, f"redirected to a refused address: {reason}", tab)
+                main_frame = (
+                    document and bool(tab.main_frame_id) and event.get("frameId") == tab.main_frame_id
+                )
+                self._record_blocked(
+                    url, f"redirected to a refused address: {reason}", tab, main_frame=main_frame
+                )
         with contextlib.suppress(Exception):
             if reason is None:
                 await cdp.send("Fetch.continueRequest", {"requestId": request_id})
@@ -243,7 +263,7 @@ class DomainPolicyMixin(SessionState):
         scheme = url.split(":", 1)[0].lower()
         if scheme not in ALLOWED_SCHEMES:
             reason = f"the {scheme}: scheme is not allowed for pages (only http and https)"
-            self._record_blocked(url, reason, tab)
+            self._record_blocked(url, reason, tab, main_frame=True)
             self._spawn(self._leave_refused(tab))
             return
         self._spawn(self._leave_if_refused(tab, url))
@@ -251,7 +271,7 @@ class DomainPolicyMixin(SessionState):
     async def _leave_if_refused(self, tab: TabState, url: str) -> None:
         reason = await self.refusal(url, document=True)
         if reason is not None:
-            self._record_blocked(url, reason, tab)
+            self._record_blocked(url, reason, tab, main_frame=True)
             await self._leave_refused(tab)
 
     async def _leave_refused(self, tab: TabState) -> None:

@@ -254,12 +254,13 @@ def unknown_outcome(action: dict[str, Any]) -> dict[str, Any]:
     )
 
 
-def refused_navigation(result: dict[str, Any], blocked: list[dict[str, str]]) -> dict[str, Any]:
+def refused_navigation(result: dict[str, Any], blocked: list[dict[str, Any]]) -> dict[str, Any]:
     """A click (or key press) whose page load the domain guard refused did not do what it was meant to: a
     failure with ``navigation_blocked``, so the planner learns why instead of seeing a silent success.
 
     Only when the tab went nowhere else (a page that did open may merely embed a refused frame)."""
     stayed = result.get("url_after") in (result.get("url_before"), "about:blank")
+    blocked = [entry for entry in blocked if entry.get("main_frame")]  # a frame or a resource: not the page
     if not blocked or result.get("status") != "success" or not stayed:
         return result
     refused = blocked[0]

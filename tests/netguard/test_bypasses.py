@@ -112,6 +112,53 @@ async def test_a_cross_origin_iframe_on_a_blocked_domain_never_loads(guarded, si
     assert any("framed" in url for url in refused) and any("hop" in url for url in refused), refused
 
 
+async def test_a_page_that_opens_while_its_frame_is_refused_is_opened(guarded, site: Site) -> None:
+    """The refused frame's request comes before the page's DOMContentLoaded (a script holds the parser): the
+    navigation still succeeded, and the refusal stays on record as the frame's."""
+    await guarded.set_domain_policy(blocked=["evil.test"])
+    frame = site.url("evil.test", "/html?body=framed")
+    slow_script = site.url("good.test", "/slow?delay=0.6")
+    body = f'<h1>Shop</h1><iframe src="{frame}"></iframe><script src="{slow_script}"></script>'
+    result = await act(guarded, "navigate", url=site.url("good.test", "/html?body=" + quote(body)))
+    assert result["status"] == "success", result
+    refused = guarded.blocked_since(0)
+    assert [entry["main_frame"] for entry in refused if "framed" in entry["url"]] == [False], refused
+
+
+async def test_a_click_that_only_adds_a_refused_frame_succeeded(guarded, site: Site) -> None:
+    from agent.nodes.execute import refused_navigation
+
+    await guarded.set_domain_policy(blocked=["evil.test"])
+    frame = site.url("evil.test", "/html?body=framed")
+    hop = site.url("good.test", "/redirect?to=" + quote(frame, safe=""))
+    body = (
+        f"<button onclick=\"const f = document.createElement('iframe'); f.src = '{frame}'; "
+        f'document.body.append(f)">Show map</button><a href="{frame}">Open map</a>'
+        f'<a href="{hop}">Open map by a redirect</a>'
+    )
+    assert (await act(guarded, "navigate", url=site.url("good.test", "/html?body=" + quote(body))))[
+        "status"
+    ] == "success"
+    mark = guarded.event_mark()
+    shown = await act(guarded, "click", element_id=(await find(guarded, "Show map"))["id"])
+    await quiet(0.5)
+    assert any("framed" in entry["url"] for entry in guarded.blocked_since(mark))
+    assert refused_navigation(shown, guarded.blocked_since(mark))["status"] == "success"
+    mark = guarded.event_mark()
+    opened = await act(guarded, "click", element_id=(await find(guarded, "Open map"))["id"])
+    await quiet(0.3)
+    verdict = refused_navigation(opened, guarded.blocked_since(mark))
+    assert verdict["status"] == "failure" and verdict["error_type"] == "navigation_blocked", verdict
+    mark = guarded.event_mark()  # refused at the redirect's hop (Chromium's request interception)
+    opened = await act(guarded, "click", element_id=(await find(guarded, "Open map by a redirect"))["id"])
+    await quiet(0.3)
+    assert any(
+        "redirected" in entry["reason"] and entry["main_frame"] for entry in guarded.blocked_since(mark)
+    )
+    verdict = refused_navigation(opened, guarded.blocked_since(mark))
+    assert verdict["status"] == "failure" and verdict["error_type"] == "navigation_blocked", verdict
+
+
 async def test_blocked_wins_over_allowed_and_covers_subdomains(guarded, site: Site) -> None:
     await guarded.set_domain_policy(allowed=["test"], blocked=["evil.test"])
     assert (await act(guarded, "navigate", url=site.url("good.test")))["status"] == "success"

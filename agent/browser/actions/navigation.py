@@ -60,7 +60,7 @@ async def _goto(run: ActionRun, url: str) -> Outcome:
             return fail("timeout", f"{url} did not load within {timeout_s:.1f}s; stopped loading it")
         if "Download is starting" in message:
             return await download_outcome(run, url)
-        blocked = _blocked_since(run)
+        blocked = _blocked_since(run) or _blocked_since(run, main_frame_only=False)
         if blocked:
             return fail(ERROR_NAVIGATION_BLOCKED, blocked)
         if "ERR_ABORTED" in message:  # a beforeunload answer may still be on its way
@@ -91,10 +91,13 @@ async def _goto(run: ActionRun, url: str) -> Outcome:
     return ok(f"opened {final}{note}")
 
 
-def _blocked_since(run: ActionRun) -> str | None:
-    """Why the domain guard refused a navigation during this action, if it did."""
+def _blocked_since(run: ActionRun, *, main_frame_only: bool = True) -> str | None:
+    """Why the domain guard refused a navigation during this action, if it did: a tab's own page only, unless
+    ``main_frame_only`` is off (a load that failed may be explained by any refusal). A page that opened may
+    embed a frame or a resource the guard refused: that page still opened."""
     for entry in run.session.blocked_since(run.mark):
-        return f"blocked {entry['url']}: {entry['reason']}"
+        if entry.get("main_frame") or not main_frame_only:
+            return f"blocked {entry['url']}: {entry['reason']}"
     return None
 
 
