@@ -68,12 +68,25 @@ def _merge(readings: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 async def read_quote(
-    session: BrowserSession, quote: str, subject: list[str], need: int | None = None, *, lists: bool = False
+    session: BrowserSession,
+    quote: str,
+    subject: list[str],
+    need: int | None = None,
+    *,
+    lists: bool = False,
+    must: list[str] | None = None,
 ) -> dict[str, Any] | None:
     """Where ``quote`` is on the live page: each occurrence with its block and whether that block (or the label
-    of its list) names at least ``need`` of the ``subject`` words; plus the page's title, h1 and HTTP status, and
+    of its list) names at least ``need`` of the ``subject`` words, ``must`` among them; plus the page's title, h1 and HTTP status, and
     with ``lists`` the sizes of the lists in the page's content (what a count is checked against)."""
-    arg = {"op": "quote", "quote": quote, "subject": subject, "need": need or len(subject), "lists": lists}
+    arg = {
+        "op": "quote",
+        "quote": quote,
+        "subject": subject,
+        "need": need or len(subject),
+        "must": must or [],
+        "lists": lists,
+    }
     readings = []
     for frame in _frames(session):
         reading = await _evaluate(frame, arg, READ_TIMEOUT_S)

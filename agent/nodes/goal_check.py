@@ -274,6 +274,7 @@ async def page_readings(
                     subject,
                     int(part.get("need") or 0) or None,
                     lists=part.get("answer_kind") == "count",
+                    must=list(part.get("must") or []) if blockwise else [],
                 )
     return readings
 

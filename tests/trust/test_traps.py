@@ -122,11 +122,6 @@ async def test_refused_navigation_is_never_the_answer(trap_run, session, goal):
     assert_honest_failure(result, "partner.test")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known gap: the goal's verb 'costs' is read as part of the subject, so the row 'Express shipping' "
-    "is taken for another item and the answer stays unverified",
-)
 async def test_link_opening_in_a_new_tab_reaches_the_answer(trap_run, session):
     result, _ = await trap_run(
         "open the shipping rates and tell me how much express shipping costs", "/shipping.html"
@@ -142,21 +137,8 @@ async def test_link_opening_in_a_new_tab_reaches_the_answer(trap_run, session):
     assert len(session.tabs()) == 2
 
 
-_ROW_KEY_RIVAL = (
-    "known gap: the row's key cell ('Eastside', 'Elm Street') names more of the subject than the answer's cell and "
-    "is taken for a rival item, so the answer stays unverified"
-)
-
-
 @pytest.mark.parametrize(
-    "goal",
-    [
-        pytest.param(
-            "When is the Eastside branch open on Sundays?",
-            marks=pytest.mark.xfail(strict=True, reason=_ROW_KEY_RIVAL),
-        ),
-        "what are the eastside branch's hours on sunday",
-    ],
+    "goal", ["When is the Eastside branch open on Sundays?", "what are the eastside branch's hours on sunday"]
 )
 async def test_a_table_cell_is_named_by_its_row_and_its_column(trap_run, goal):
     """The index's only link that shares a word with the question leads to a table; the answer is the cell in
@@ -198,7 +180,6 @@ async def test_the_column_the_question_names_gives_the_answer(trap_run, goal):
     assert [e["quote"] for e in result["evidence"]] == [want]
 
 
-@pytest.mark.xfail(strict=True, reason=_ROW_KEY_RIVAL)
 async def test_a_cell_is_not_outnamed_by_the_row_key_beside_it(trap_run):
     """'Elm Street' names more of the question than 'Thursday' does, but it is the same row's key, not a rival
     item: the day under the green bin's column in Elm Street's row is the answer."""

@@ -57,3 +57,30 @@ def test_how_much_wants_an_amount():
     free = {"status": 200, "found": [{"element": "p", "text": "Price: free", "ok": True, "block": "article"}]}
     found, _ = answer_evidence(price, [price], "free", page, {"free": free}, 1)
     assert found is not None
+
+
+def test_a_value_said_of_another_day_month_or_year_is_no_answer():
+    from agent.planning.verify.answers import qualifier_mismatch
+
+    saturday = "What are the Saturday opening hours of Quayside Baths?"
+    assert "wednesday" in qualifier_mismatch(saturday, "Wednesdays 17:00 Chess club Quayside")
+    assert qualifier_mismatch(saturday, "Saturday 08:00 – 16:00") == ""
+    assert qualifier_mismatch(saturday, "Mon–Sat 9:00 to 17:00") == ""  # a range names the days in it
+    assert qualifier_mismatch(saturday, "Open daily 9:00 to 17:00") == ""
+    assert qualifier_mismatch(saturday, "08:00 – 16:00") == ""  # names no day: not contradicted
+    assert "2025" in qualifier_mismatch("How many swimmers came in 2024?", "In 2025 we welcomed 184,000")
+    assert "march" in qualifier_mismatch("What was the rainfall in February?", "March: 41 mm")
+    assert qualifier_mismatch("What may I bring to the pool?", "In March we open the lido") == ""
+
+
+def test_a_time_or_an_amount_asked_for_needs_one_in_the_answer():
+    from agent.planning.verify.answers import not_an_answer
+
+    hours = answer_part("What are the Saturday opening hours of Quayside Baths?")
+    assert "no time" in not_an_answer(hours, "Opening hours vary from pool to pool, so please check.")
+    assert not_an_answer(hours, "08:00 – 16:00") == ""
+    assert not_an_answer(hours, "Closed") == ""
+    size = answer_part("What is the archive size limit?")
+    assert "number" in not_an_answer(size, "Membership records are kept on our own servers.")
+    assert not_an_answer(size, "40 boxes") == ""
+    assert not_an_answer(size, "Unlimited") == ""

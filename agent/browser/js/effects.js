@@ -167,7 +167,8 @@ async (arg) => {
     const named = (t, w) => t.includes(w) || (w.includes("-") && t.replace(/-/g, " ").includes(w.replace(/-/g, " "))) || (w.length > 4 && w.endsWith("s") && t.includes(w.slice(0, -1))) ||
       (w.length >= 8 && /^[a-z]+$/.test(w) && new RegExp("\\b" + stemOf(w)).test(t));
     const hits = (text) => { const t = low(text); return words.filter((w) => named(t, w)).length; };
-    const holds = (text) => words.length === 0 || hits(text) >= need;
+    const must = (arg.must || []).map((w) => low(w)).filter((w) => words.includes(w));
+    const holds = (text) => words.length === 0 || (hits(text) >= need && must.every((w) => named(low(text), w)));
     const q = low(arg.quote);
     // The quote as a whole token: "12" is not in "128 reviews", "$4.50" not in "$14.50".
     const esc = q.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -262,6 +263,7 @@ async (arg) => {
       const parent = el.parentElement;
       if (!parent) return false;
       if (/^(LI|TR|DD|DT)$/.test(el.tagName)) return true;
+      if (/^(TD|TH)$/.test(el.tagName)) return false;  // a cell is part of its row, the row is the item
       const sig = (n) => `${n.tagName}|${typeof n.className === "string" ? n.className : ""}`;
       const mine = sig(el);
       return [...parent.children].filter((c) => c !== el && sig(c) === mine).length >= 1 && el.tagName !== "P" && el.tagName !== "SPAN";
@@ -339,6 +341,32 @@ async (arg) => {
         : r.innerText || "";
       return rows.some((r) => hits(rowText(r)) > 0 && holds(rowText(r))) ? null : box;
     };
+    const apartFromOtherItems = (n, start) => {
+      // The text of n but for the items in it (cards, rows, list items) that do not hold the quote: an intro
+      // line above a list of branches is not about the one branch a card further down names.
+      const parts = [];
+      let budget = MAX_NODES;
+      const visit = (el) => {
+        for (const c of el.childNodes) {
+          if (--budget < 0) return;
+          if (c.nodeType === 3) { parts.push(c.nodeValue || ""); continue; }
+          if (c.nodeType !== 1 || /^(SCRIPT|STYLE|NOSCRIPT|TEMPLATE)$/.test(c.tagName)) continue;
+          if (!c.contains(start) && repeated(c)) continue;
+          visit(c);
+        }
+      };
+      visit(n);
+      return parts.join(" ");
+    };
+    const rowNamedOtherwise = (row) => {
+      // A table row is named by its first cell (with a cell spanning into it from above): when that names none of
+      // the subject, the subject is only mentioned in the row (a note 'replaces order 1043' in order 1042's row).
+      if (row.tagName !== "TR" || !words.length || row.cells.length < 2) return "";
+      const first = [...row.cells].find((c) => norm(c.innerText));
+      const key = norm(spanned(row) + " " + (first ? first.innerText : ""));
+      if (!key || hits(key) > 0) return "";
+      return `the row is named by its first cell (${key.slice(0, 60)}), which does not name the subject`;
+    };
     const judge = (start) => {
       let foreign = null;
       const column = columnHeader(start);
@@ -346,7 +374,10 @@ async (arg) => {
       for (let n = start, depth = 0; n && depth < 30; n = parentOf(n), depth++) {
         if (n === document.body || n === document.documentElement) break;
         const own = itemText(n) + " " + labelOf(n) + " " + column;
-        if (!foreign && holds(own)) {
+        // a block that names the subject only in another of its items says nothing of it where the quote is
+        const byOthers = () => n !== start && !repeated(n) &&
+          !holds(apartFromOtherItems(n, start) + " " + labelOf(n) + " " + column);
+        if (!foreign && holds(own) && !byOthers()) {
           // A side block (aside, nav, footer) naming the subject on a page whose heading names it too speaks of
           // a look-alike ("Blue Widget Pro" beside "Blue Widget"): the page's own content is what answers.
           const side = n.closest && n.closest("aside,nav,footer,[role=complementary],[role=navigation],[role=contentinfo]");
@@ -355,8 +386,22 @@ async (arg) => {
             return { ok: false, block: describe(n), block_text: norm(n.innerText).slice(0, 300),
                      why: "it sits in a side block of a page about the subject (a look-alike item)" };
           }
+          // named by a label inside an item of a list (the price under the 'Blue Widget Pro' heading of its card):
+          // that item must not be a look-alike either
+          for (let up = parentOf(n), k = 0; up && up !== document.body && k < 8 && !repeated(n); up = parentOf(up), k++) {
+            if (repeated(up) && up.parentElement) {
+              if (lookAlike(up)) {
+                return { ok: false, block: describe(up), block_text: norm(up.innerText).slice(0, 300),
+                         why: "it sits in the item of a look-alike (its name adds words to the subject)" };
+              }
+              break;
+            }
+          }
           if (repeated(n) && n.parentElement) {
-            const why = lookAlike(n) ? "it sits in the item of a look-alike (its name adds words to the subject)" : rival(n, false);
+            // (a row that names only part of the subject must stand out from rows naming as much with other words:
+            // the Enterprise row is not the Enterprise plan 'in Europe' when other rows are Europe's)
+            const why = lookAlike(n) ? "it sits in the item of a look-alike (its name adds words to the subject)"
+              : rowNamedOtherwise(n) || rival(n, true);
             if (why) return { ok: false, block: describe(n), block_text: norm(n.innerText).slice(0, 300), why };
           }
           return { ok: true, block: describe(n), block_text: norm(n.innerText).slice(0, 300) };
@@ -409,7 +454,8 @@ async (arg) => {
         if (!hasQ(el.textContent)) continue;
         if ([...el.children].some((c) => hasQ(c.textContent))) continue; // a smaller element has it
         if (!visible(el) || !hasQ(el.innerText)) continue;
-        found.push({ element: describe(el), text: norm(el.innerText).slice(0, 200), ...judge(el), ...columnOf(el) });
+        found.push({ element: describe(el), text: norm(el.innerText).slice(0, 200), label: norm(labelOf(el)).slice(0, 200),
+                     ...judge(el), ...columnOf(el) });
       }
     }
     const lists = [];

@@ -21,7 +21,7 @@ from agent.planning.offline.page import (
 from agent.planning.offline.questions import QUESTION_STEMS, QUESTION_WORDS, Answer, Query
 from agent.planning.offline.sections import headings_by_line
 from agent.planning.offline.targets import ordinal_of
-from agent.planning.offline.text import clip, norm, stem, token_match, tokens
+from agent.planning.offline.text import clip, norm, proper_names, stem, token_match, tokens
 from agent.planning.offline.values import (
     VALUE_RX,
     WHEN_RX,
@@ -57,6 +57,12 @@ def _answer_attribute(query: Query, observation: Observation, lines: list[str]) 
         return Answer(False, f"Could not find {subject} on the page.")
     if entity:
         anchor = find_anchor(observation, entity)
+        about = _page_about(query.entity, observation)
+        # on the entity's own page, a value its labels name ('Saturday' under 'Opening times') comes before the
+        # value nearest its heading (which may be another's, in a column beside it)
+        labelled = _value_in_sections(query.attr, observation, lines, rx) if about else None
+        if labelled:
+            return Answer(True, labelled[0], f"{subject}: {labelled[1]}")
         if rx is not None:
             value = (value_for(observation, anchor, rx, entity) if anchor else None) or value_near_lines(
                 lines, entity, rx
@@ -73,7 +79,9 @@ def _answer_attribute(query: Query, observation: Observation, lines: list[str]) 
         value = labelled_value(lines, query.attr, around) if around else None
         if value:
             return Answer(True, value, f"{subject}: {value}")
-        return Answer(False, f"Could not find {subject} on the page.")
+        if not about:
+            return Answer(False, f"Could not find {subject} on the page.")
+        # the page is about the entity ('Eastside Library' for the 'Eastside branch'): its labels are its own
     if rx is not None:
         value = value_by_label_words(lines, query.attr, rx)
         if value:
@@ -278,6 +286,49 @@ def _names_attribute(query: Query, answer: Answer) -> bool:
         return True  # an item's title or name is its line itself
     head = words[-1]
     return any(token_match(head, t) >= 0.8 for t in tokens(answer.evidence + " " + answer.text))
+
+
+def _value_in_sections(
+    attr: str, observation: Observation, lines: list[str], rx: re.Pattern[str] | None
+) -> tuple[str, str] | None:
+    """(value, its line) for an attribute whose words a line and the headings of its section name between them:
+    'Saturday' then '10:00 to 13:30' under 'Opening hours' for the 'Saturday opening hours'. The value is the
+    line's own (after its label) or the next line's, and of the asked type when there is one."""
+    words = [w for w in tokens(attr) if w not in QUESTION_WORDS]
+    if not words:
+        return None
+    heads = headings_by_line(observation, len(lines))
+    best: tuple[int, str, str] | None = None
+    for n, line in enumerate(lines):
+        own, head = tokens(line), tokens(heads[n]) if heads[n] else []
+        on_line = [w for w in words if any(token_match(w, t) >= 0.8 for t in own)]
+        covered = [w for w in words if w in on_line or any(token_match(w, t) >= 0.8 for t in head)]
+        # every word, or all but one of three or more when the heading names one ('Opening times' for hours)
+        enough = len(covered) == len(words) or (
+            len(words) >= 3 and len(covered) > len(on_line) and len(covered) >= len(words) - 1
+        )
+        if not on_line or not enough:
+            continue
+        label = line.split(":", 1)
+        value = label[1].strip() if len(label) == 2 and label[1].strip() else ""
+        if not value and n + 1 < len(lines) and len(own) <= 4:
+            value = lines[n + 1]
+        if rx is not None:
+            value = first_value(value, rx) or ""
+        if value and (best is None or len(on_line) > best[0]):
+            best = (len(on_line), clip(value, 200), line)
+    return (best[1], best[2]) if best else None
+
+
+def _page_about(entity: str, observation: Observation) -> bool:
+    """The page's main heading (or title) names the entity by its name ('Eastside Library' is the page of the
+    'Eastside branch'): what the page's own labels say is said of it."""
+    names = proper_names(entity)
+    if not names:
+        return False
+    heading = main_heading(observation)
+    text = tokens(f"{visible_text(heading) if heading is not None else ''} {observation.get('title') or ''}")
+    return all(any(token_match(w, t) >= 0.9 for t in text) for name in names for w in tokens(name))
 
 
 def _names_missing(query: Query, lines: list[str]) -> bool:

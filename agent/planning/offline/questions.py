@@ -48,10 +48,19 @@ _TYPE_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         "rating": r"\b(?:rating|ratings|stars|rated|review\s+score)\b",
         "stock": r"\b(?:stock|availability|available|inventory)\b",
         "percent": r"\b(?:percent|percentage|discount)\b|%",
+        # a clock time: one day's hours ("Saturday opening hours"), "what time does it leave" (opening hours in
+        # general are a line that says on which days too)
+        "time": r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day(?:['’]s)?\s+(?:opening\s+)?hours\b|"
+        r"\bhours\s+on\s+(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\bwhat\s+time\b|"
+        r"\b(?:departure|arrival|start|starting|finish|end|kick-?off|check-?in|check-?out)\s+time\b",
         "date": r"\b(?:date|deadline|published|released|due|born|founded|updated|posted|expires|expiry|birthday|"
         r"when)\b",
         "url": r"\b(?:url|website|web\s+site|homepage)\b",
         "version": r"\bversions?\b",
+        # an amount of something: answered by a figure (with its unit), never by a sentence without one
+        "number": r"\b(?:size|limit|capacity|maximum|minimum|timeout|interval|port|population|weight|height|width|"
+        r"length|depth|distance|speed|temperature|duration|retention|ttl|threshold|quota|retries|count|"
+        r"(?:number|amount)\s+of)\b",
     }.items()
 )
 

@@ -27,7 +27,7 @@ from agent.planning.offline.sections import (
 )
 from agent.planning.offline.tables import table_answer, table_caption, table_count
 from agent.planning.offline.text import clip, norm, similarity, tokens
-from agent.planning.offline.values import page_lines
+from agent.planning.offline.values import VALUE_RX, page_lines
 from agent.types import Observation
 
 #: Question kinds a section can narrow (titles, URLs and page messages belong to the whole page).
@@ -198,11 +198,33 @@ def _in_section(query: Query, observation: Observation) -> Answer | None:
             return _from(section, answer, observation)
     if named:
         return _from(section, answer, observation)
+    typed = VALUE_RX.get(query.value_type)
+    if typed is not None and not any(typed.search(line) for line in section.body):
+        # a price or a time asked for, and the section says none: its body is no answer. A heading that links
+        # to the item's own page is a lead to follow; any other section named so says there is none here.
+        if score < 1.0 or _links_away(section, observation):
+            return None
+        return _from(
+            section,
+            Answer(False, f'The section "{section.heading}" gives no {query.value_type}.'),
+            observation,
+        )
     if score == 1.0 and query.kind in ("attribute", "generic"):
         return _body_answer(
             section, observation
         )  # headed by the exact name asked about ('1.2.0', 'result_ttl')
     return None
+
+
+def _links_away(section: Section, observation: Observation) -> bool:
+    """The section's heading is (or holds) a link to another page: the card of an item that has its own page."""
+    here = _url(observation).split("#", 1)[0]
+    heading = norm(section.heading)
+    for el in observation.get("elements") or []:
+        href = str((el.get("attrs") or {}).get("href") or "").split("#", 1)[0]
+        if is_link(el) and href and href != here and norm(visible_text(el)) == heading:
+            return True
+    return False
 
 
 #: Evidence of answers that are a page line picked for sharing the question's words.

@@ -73,14 +73,31 @@ def page_sections(observation: Observation) -> list[Section]:
         text = norm(visible_text(el))
         if not text:
             continue
-        found = next((i for i in range(cursor, len(lines)) if norm(lines[i]) == text), None)
+        # Reading order may put a side block's heading (an aside floated beside the content) before headings
+        # whose lines come earlier in the page's text: a heading not found after the last one is looked for
+        # from the top, among the lines no heading took yet.
+        found = None
+        for first in (cursor, 0):
+            found = next(
+                (i for i in range(first, len(lines)) if norm(lines[i]) == text and i not in seen_text), None
+            )
+            if found is None:
+                found = next(
+                    (
+                        i
+                        for i in range(first, len(lines))
+                        if norm(lines[i]).startswith(text) and i not in seen_text
+                    ),
+                    None,
+                )
+            if found is not None:
+                break
         if found is None:
-            found = next((i for i in range(cursor, len(lines)) if norm(lines[i]).startswith(text)), None)
-        if found is None or found in seen_text:
             continue  # a heading wrapping a button (one line for both), or text the page-text bound cut off
         seen_text.add(found)
         heads.append((found, el))
-        cursor = found + 1
+        cursor = max(cursor, found + 1)
+    heads.sort(key=lambda head: head[0])
     footer = _footer_lines(observation)
     sections: list[Section] = []
     for k, (start, el) in enumerate(heads):

@@ -290,3 +290,9 @@ def ordinal_word(n: int) -> str:
         return ORDINAL_WORDS[n]
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
+
+
+def proper_names(text: str) -> list[str]:
+    """The words of ``text`` written as a name (a capital or a digit first): 'Eastside' in 'Eastside branch',
+    both words of 'Quayside Baths'. The others name the kind of thing it is, which a page may call otherwise."""
+    return [w for w in re.findall(r"[\w'’-]+", text) if w[:1].isupper() or w[:1].isdigit()]

@@ -43,7 +43,13 @@ VALUE_RX: dict[str, re.Pattern[str]] = {
     "percent": re.compile(r"[-+]?\d+(?:[.,]\d+)?\s?%"),
     "url": re.compile(r"https?://\S+|www\.\S+"),
     "version": re.compile(r"\bv?\d+(?:\.\d+){1,3}\b"),
-    "number": re.compile(r"\b\d[\d,]*(?:\.\d+)?\b"),
+    # a figure with the unit after it, when there is one ("512 MiB", "30 s", "35 days")
+    "number": re.compile(
+        r"\b\d[\d,]*(?:\.\d+)?(?:\s?(?:[kmgtp]i?b|bytes?|ms|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|"
+        r"weeks?|months?|years?|%|km|mi|miles?|m|cm|mm|kg|g|lbs?|mph|km/h|°[cf]|requests?|connections?|"
+        r"items?|times|attempts?|retries|people|seats?)\b|\b)",
+        re.I,
+    ),
 }
 
 

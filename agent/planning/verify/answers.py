@@ -15,7 +15,7 @@ from agent.planning.offline.columns import column_mismatch
 from agent.planning.offline.page import ELEMENT_KINDS
 from agent.planning.offline.text import norm, stem
 from agent.planning.offline.urls import results_listing
-from agent.planning.offline.values import WHEN_ANSWER, names_someone
+from agent.planning.offline.values import VALUE_RX, WHEN_ANSWER, names_someone
 from agent.planning.verify.parts import GoalPart
 
 NOT_ON_PAGE = "is not on the page"
@@ -27,7 +27,7 @@ _ERROR_PAGE = re.compile(
     re.I,
 )
 _VALUE = re.compile(
-    r"[$€£]\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?\s?(?:[$€£]|usd|eur|gbp)|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|"
+    r"\b\d{1,2}[:.]\d{2}(?:\s?[ap]\.?m\.?)?(?!\d)|[$€£]\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?\s?(?:[$€£]|usd|eur|gbp)|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|"
     r"\b\d{4}-\d{2}-\d{2}\b|\b\d+(?:[.,]\d+)+\b|\b\d{2,}\b",
     re.I,
 )
@@ -39,6 +39,20 @@ _NUMBER = re.compile(
     r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|"
     r"thousand|a\s+dozen|single|once|twice)\b",
     re.I,
+)
+#: An amount with no figure that still answers "what is the limit": there is none.
+_BOUNDLESS = re.compile(
+    r"\b(?:unlimited|unbounded|infinite|indefinitely|forever|no\s+(?:limit|maximum|cap))\b", re.I
+)
+#: A question for opening hours (not for a number of hours: 'how many hours', 'battery life in hours').
+_ASKS_HOURS = re.compile(
+    r"\b(?:opening|closing|office|business|trading|visiting)\s+(?:hours|times)\b|"
+    r"\bhours\s+of\s+(?:opening|business|operation)\b|^\s*what\s+are\s+(?:the\s+)?(?:\w+\s+){0,3}hours\b",
+    re.I,
+)
+#: Opening hours said without a clock time.
+_ALL_HOURS = re.compile(
+    r"\b(?:24\s?(?:hours|h|/7)|all\s+day|around\s+the\s+clock|by\s+appointment|closed)\b", re.I
 )
 #: What answers "how much": a figure, or words that say what the price is ("free", "price on request").
 _AMOUNT = re.compile(
@@ -71,8 +85,11 @@ def not_an_answer(part: GoalPart, text: str) -> str:
     """Why ``text`` cannot answer the question whatever the page shows ('' when it may): a number asked for and
     none given but a date's, or a navigation trail given for a value."""
     numeric = part.get("answer_kind") == "count" or part.get("value_type") == "number"
-    if numeric and not _NUMBER.search(_DATE.sub(" ", text)):
+    if numeric and not (_NUMBER.search(_DATE.sub(" ", text)) or _BOUNDLESS.search(text)):
         return "asks for a number and the answer holds none (a date's digits are not a count)"
+    hours = part.get("value_type") == "time" or _ASKS_HOURS.search(str(part.get("question") or ""))
+    if hours and not (VALUE_RX["time"].search(text) or _ALL_HOURS.search(text)):
+        return "asks for a time or opening hours and the answer gives no time"
     long = re.match(r"\s*how\s+long\b", str(part.get("question") or ""), re.I) is not None
     if long and not _HOW_LONG.search(text):
         return "asks how long and the answer gives no length or time"
@@ -114,6 +131,46 @@ def misread(part: GoalPart, quote: str, line: str) -> str:
     )
     if counting and re.search(shown + r"(?:\s*[-–]\s*\d+)?\s+(?:of|out\s+of)\s+\d", line, re.I):
         return f"it counts the items shown, not all of them ({line[:80]!r})"
+    return ""
+
+
+_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_MONTH_NAMES = (
+    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+    "november", "december",
+)  # fmt: skip
+_DAY = r"(mon|tue|wed|thu|fri|sat|sun)[a-z]*"
+_DAY_RANGE = re.compile(rf"\b{_DAY}\.?\s*(?:-|–|—|to|through|thru|until|till)\s*{_DAY}\b", re.I)
+_EVERY_DAY = re.compile(r"\b(?:daily|every\s+day|seven\s+days|7\s+days|all\s+week)\b", re.I)
+
+
+def _qualifiers(text: str) -> dict[str, set[str]]:
+    """The days, months and years ``text`` names ("Mon–Fri" names the days between; "daily" all of them)."""
+    low = text.lower()
+    days = {d for d in _DAYS if re.search(rf"\b{d[:3]}(?:{d[3:]})?s?\b\.?", low)}
+    for m in _DAY_RANGE.finditer(low):
+        first, last = (next(i for i, d in enumerate(_DAYS) if d.startswith(g)) for g in m.groups())
+        days |= {_DAYS[(first + k) % 7] for k in range((last - first) % 7 + 1)}
+    if _EVERY_DAY.search(low):
+        days = set(_DAYS)
+    months = {
+        m for m in _MONTH_NAMES
+        if re.search(rf"\b{m}\b" if m == "may" else rf"\b{m[:3]}(?:{m[3:]})?\b\.?", low)
+    }  # fmt: skip
+    if "may" in months and not re.search(r"\bmay\s+\d|\d(?:st|nd|rd|th)?\s+may\b|\bin\s+may\b", low):
+        months.discard("may")  # the verb
+    years = set(re.findall(r"\b(?:19|20)\d\d\b", low))
+    return {"day": days, "month": months, "year": years}
+
+
+def qualifier_mismatch(question: str, context: str) -> str:
+    """Why a value read in ``context`` is said of another day, month or year than the one ``question`` asks
+    about ('' when it is not): 'Wednesdays 17:00' is no answer to Saturday's hours, a 2024 figure none to 2023's.
+    A context that names no day (or month, or year) at all is not contradicted."""
+    asked, said = _qualifiers(question), _qualifiers(context)
+    for kind in ("day", "month", "year"):
+        if asked[kind] and said[kind] and not asked[kind] & said[kind]:
+            return f"it is said of {', '.join(sorted(said[kind]))}, and the question asks about {', '.join(sorted(asked[kind]))}"
     return ""
 
 
@@ -204,7 +261,8 @@ def _offline_blocks(quote: str, part: GoalPart, observation: dict[str, Any]) -> 
         if _norm(quote) not in _norm(line):
             continue
         block = " ".join(lines[max(0, n - 1) : n + 1] + [str(observation.get("title") or "")]).lower()
-        ok = not words or sum(1 for w in words if w in block) >= need
+        must = [w.lower() for w in part.get("must") or []]
+        ok = not words or (sum(1 for w in words if w in block) >= need and all(w in block for w in must))
         found.append(
             {
                 "element": "text line",
@@ -299,6 +357,8 @@ def answer_evidence(
     for quote in wanted:
         for place in located[quote] or []:
             wrong = misread(part, quote, str(place.get("text") or ""))
+            context = " ".join(str(place.get(k) or "") for k in ("text", "label", "column", "row_key"))
+            wrong = wrong or qualifier_mismatch(str(part.get("question") or ""), context)
             if wrong:
                 why = why or f"{label}: {quote!r} was found, but {wrong}"
                 continue

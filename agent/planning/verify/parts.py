@@ -38,6 +38,7 @@ from agent.planning.offline.intents import (
 from agent.planning.offline.items import qualifiers
 from agent.planning.offline.questions import analyze
 from agent.planning.offline.records.plan import leading_intents, record_goal_of
+from agent.planning.offline.text import proper_names
 from agent.planning.verify.changes import change_part
 
 
@@ -58,6 +59,7 @@ class GoalPart(TypedDict, total=False):
     answer_kind: str  # answer: count | list | message | title | url | heading | attribute | generic | ...
     subject: list[str]  # answer: words the block holding the answer must name
     need: int  # answer: how many subject words are enough
+    must: list[str]  # answer: subject words that must be among them (the subject's own name)
     value_type: str  # answer: the kind of value asked for ("number", "date", ... or "")
     noun: str  # answer: what a count counts ("reviews")
     filtered: bool  # answer: a count of only some of the items listed (a price limit, a qualifier)
@@ -98,11 +100,16 @@ def answer_part(question: str) -> GoalPart:
     """An answer part: what kind of answer, and the subject its block must name."""
     query = analyze(question)
     subject: list[str] = []
+    must: list[str] = []
     need = 0
     if query.kind == "attribute":
         if query.entity:
             subject = _subject(query.entity)
             need = len(subject) if len(subject) <= 2 else math.ceil(len(subject) * 2 / 3)
+            # 'the Eastside branch': its name must be named, the kind of thing it is may be called otherwise
+            must = [w for w in _subject(" ".join(proper_names(query.entity))) if w in subject]
+            if must:
+                need = min(need, len(must))
         else:
             subject = _subject(query.attr)
             need = min(1, len(subject))
@@ -116,6 +123,7 @@ def answer_part(question: str) -> GoalPart:
         "answer_kind": query.kind,
         "subject": subject,
         "need": need,
+        "must": must,
         "value_type": query.value_type,
         "noun": query.noun,
         "filtered": bool(query.price_filter or qualifiers(query.noun)),
