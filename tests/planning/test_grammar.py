@@ -376,3 +376,30 @@ def test_a_number_asked_about_keeps_its_subject(question):
     assert query.kind == "generic" and query.value_type == "number"  # a stated number, not a count of days
     assert query.noun == "days"
     assert {"return", "item"} <= set(subject_words(query))
+
+
+def test_a_leading_according_to_or_in_the_document_scopes_the_question():
+    from agent.planning.offline.questions import analyze
+
+    for goal, page in (
+        ("According to the backup policy, how long are nightly snapshots kept?", "backup policy"),
+        ("In the backup policy, how long are nightly snapshots kept?", "backup policy"),
+        (
+            "In the article about the new bus timetable, what time does the first bus leave?",
+            "new bus timetable",
+        ),
+    ):
+        parsed = parse_goal(goal)
+        assert not parsed.unknown and len(parsed.intents) == 1, parsed
+        query = analyze(parsed.intents[0].question)
+        assert query.page == page and not query.question.lower().startswith(("according", "in the")), query
+    # not before an action: there it is no document the question is about
+    assert parse_goal("In the search box, type hello").unknown == ("In the search box",)
+
+
+def test_an_action_after_and_is_a_clause_of_its_own():
+    """'... with password tulip42 and file a new issue ...' used to be swallowed by the login clause."""
+    parsed = parse_goal('Log in as maria with password tulip42 and file a new issue titled "Mould"')
+    assert [type(i).__name__ for i in parsed.intents] == ["TypeText", "TypeText", "Submit"]
+    assert parsed.unknown == ('file a new issue titled "Mould"',)
+    assert parse_goal("search for salt and pepper").intents[0].query == "salt and pepper"

@@ -44,7 +44,9 @@ VERB_START = re.compile(
         |signup|register|subscribe|submit|send|wait|accept|agree|dismiss|close|what|what's|whats|how|find|tell
         |which|who|whom|whose|when|where|why|list|get|give|show|count|read|extract|return|add|remove|download
         |follow|use|answer|is\s+there|are\s+there|does|did|verify|confirm|report|key\s+in|insert|paste
-        |activate|expand|collapse|focus|locate|identify|determine)\b""",
+        |activate|expand|collapse|focus|locate|identify|determine
+        |file|create|make|post|edit|update|change|rename|delete|resolve|reopen|book|reserve|enrol|enroll|assign
+        |comment|reply|publish|save|cancel|archive|upload|raise|append)\b""",
     re.I | re.X,
 )
 

@@ -34,6 +34,7 @@ from agent.planning.offline.intents import (
 )
 from agent.planning.offline.page_rules import (
     BARE_FINDERS,
+    DOCUMENT_SCOPE,
     QUESTION_START,
     SCOPE_CLAUSE,
     Rule,
@@ -165,6 +166,12 @@ _NOTHING = re.compile(
 )
 
 
+def _asks(clauses: list[str], spans: tuple[str, ...]) -> bool:
+    """The clause (if any) is a question alone."""
+    asked = parse_clause(clauses[0], spans) if clauses else None
+    return bool(asked) and len(asked) == 1 and isinstance(asked[0], Ask)
+
+
 @lru_cache(maxsize=1024)
 def parse_goal(goal: str) -> ParsedGoal:
     """Parse a goal (or a plan step) into intents. Never raises; unknown clauses are reported, not guessed."""
@@ -179,10 +186,13 @@ def parse_goal(goal: str) -> ParsedGoal:
         return ParsedGoal(goal=text, intents=tuple(answer))
     masked = _MEANS.sub("", masked)
     scope = ""
-    for clause in split_clauses(masked, spans):
+    clauses = split_clauses(masked, spans)
+    for k, clause in enumerate(clauses):
         if BARE_FINDERS.match(clause) or _NOTHING.match(clause):
             continue
-        if SCOPE_CLAUSE.match(clause):
+        if SCOPE_CLAUSE.match(clause) or (
+            DOCUMENT_SCOPE.match(clause) and _asks(clauses[k + 1 : k + 2], spans)
+        ):
             scope = clause  # 'In the Logging section of the reference,' belongs to the question after it
             continue
         if scope:

@@ -272,6 +272,11 @@ SCOPE_CLAUSE = re.compile(
     r"(?:\s+(?:of|on|in)\s+(?:the\s+)?[\w\s'-]+?)?$",
     re.I,
 )
+#: 'According to the backup policy' or 'In the article about the new timetable' on its own: the document the
+#: question after it is about (a scope only when a question follows it).
+DOCUMENT_SCOPE = re.compile(
+    r"^(?:according\s+to|as\s+stated\s+in|in|on|from)\s+(?:the|this|that|our|your)\s+[\w\s'’-]+$", re.I
+)
 BARE_FINDERS = re.compile(r"^(?:find|locate|look|look\s+around|find\s+it|search|identify)$", re.I)
 
 

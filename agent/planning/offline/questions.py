@@ -152,14 +152,31 @@ _TRAILING_SCOPE = re.compile(
 )
 
 
+_LEADING_DOCUMENT = re.compile(
+    r"^(?:according\s+to|as\s+stated\s+in|in|on|from)\s+(?:the|this|that|our|your)\s+(?P<p>[^,]+?)\s*[,:]\s*"
+    r"(?P<rest>(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|does|do|did|can|could|has|have)\b.+)$",
+    re.I,
+)
+
+
 def split_scope(question: str) -> tuple[str, str, str]:
-    """'In the Logging section of the reference, what is X' -> ('what is X', 'Logging', 'reference')."""
+    """'In the Logging section of the reference, what is X' -> ('what is X', 'Logging', 'reference');
+    'According to the backup policy, how long ...' -> ('how long ...', '', 'backup policy')."""
     q = question.strip()
     m = _LEADING_SCOPE.match(q)
     if m:
         if m.group("k").lower() == "page":
             return m.group("rest"), "", m.group("s")
         return m.group("rest"), m.group("s"), m.group("p") or ""
+    m = _LEADING_DOCUMENT.match(q)
+    if m:
+        return (
+            m.group("rest"),
+            "",
+            re.sub(
+                r"^(?:article|page|document|post)\s+(?:about|on)\s+(?:the\s+)?", "", m.group("p"), flags=re.I
+            ),
+        )
     m = _TRAILING_SCOPE.match(q.rstrip("?.! "))
     if m and m.group("rest"):
         return m.group("rest"), m.group("s"), m.group("p") or ""

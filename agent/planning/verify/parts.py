@@ -232,7 +232,16 @@ def goal_parts(goal: str) -> list[GoalPart]:
         "",
     )
     parts: list[GoalPart] = []
+    clicked_login = re.search(
+        r"\b(?:click|tap|press|hit|select|choose)\s+(?:on\s+)?(?:the\s+)?[\"']?(?:log|sign)", goal, re.I
+    )
     for intent in intents:
+        if isinstance(intent, Click) and _LOGIN_WORDS.fullmatch(intent.target.strip()) and not clicked_login:
+            # 'log in and create a page': logging in is the step, a signed-in page its proof
+            parts.append(
+                _part("login", intent.step(), f"{intent.target!r}: the page shows a signed-in user", value="")
+            )
+            continue
         part = _intent_part(intent, login, username)
         if part is not None:
             parts.append(part)
@@ -246,8 +255,10 @@ def goal_parts(goal: str) -> list[GoalPart]:
         else:
             parts.extend(_clause_parts(clause))
     if intents and record is None:
+        unread = {" ".join(c.lower().split()) for c in parsed.unknown}
         for clause in dropped_clauses(goal, intents):
-            parts.extend(_clause_parts(clause))
+            if " ".join(clause.lower().split()) not in unread:  # (already a part of its own)
+                parts.extend(_clause_parts(clause))
     for n, part in enumerate(parts, start=1):
         part["id"] = f"p{n}"
     return parts
