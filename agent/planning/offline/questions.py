@@ -57,10 +57,6 @@ _TYPE_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         r"when)\b",
         "url": r"\b(?:url|website|web\s+site|homepage)\b",
         "version": r"\bversions?\b",
-        # an amount of something: answered by a figure (with its unit), never by a sentence without one
-        "number": r"\b(?:size|limit|capacity|maximum|minimum|timeout|interval|port|population|weight|height|width|"
-        r"length|depth|distance|speed|temperature|duration|retention|ttl|threshold|quota|retries|count|"
-        r"(?:number|amount)\s+of)\b",
     }.items()
 )
 

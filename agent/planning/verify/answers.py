@@ -40,6 +40,12 @@ _NUMBER = re.compile(
     r"thousand|a\s+dozen|single|once|twice)\b",
     re.I,
 )
+#: 'What is the cache size limit': an amount of something, answered by a figure (not 'how do I limit ...').
+_ASKS_AMOUNT = re.compile(
+    r"\b(?:what|which)\b[^?]*\b(?:size|limit|capacity|maximum|minimum|timeout|interval|port|population|weight|"
+    r"height|width|length|depth|distance|speed|temperature|duration|retention|ttl|threshold|quota)\b",
+    re.I,
+)
 #: An amount with no figure that still answers "what is the limit": there is none.
 _BOUNDLESS = re.compile(
     r"\b(?:unlimited|unbounded|infinite|indefinitely|forever|no\s+(?:limit|maximum|cap))\b", re.I
@@ -84,9 +90,14 @@ _HOW_LONG = re.compile(
 def not_an_answer(part: GoalPart, text: str) -> str:
     """Why ``text`` cannot answer the question whatever the page shows ('' when it may): a number asked for and
     none given but a date's, or a navigation trail given for a value."""
-    numeric = part.get("answer_kind") == "count" or part.get("value_type") == "number"
+    numeric = (
+        part.get("answer_kind") == "count"
+        or part.get("value_type") == "number"
+        or _ASKS_AMOUNT.search(str(part.get("question") or ""))
+    )
     if numeric and not (_NUMBER.search(_DATE.sub(" ", text)) or _BOUNDLESS.search(text)):
-        return "asks for a number and the answer holds none (a date's digits are not a count)"
+        dated = " (a date's digits are not a count)" if _DATE.search(text) else ""
+        return f"asks for a number and the answer holds none{dated}"
     hours = part.get("value_type") == "time" or _ASKS_HOURS.search(str(part.get("question") or ""))
     if hours and not (VALUE_RX["time"].search(text) or _ALL_HOURS.search(text)):
         return "asks for a time or opening hours and the answer gives no time"
