@@ -81,6 +81,8 @@ def test_a_time_or_an_amount_asked_for_needs_one_in_the_answer():
     assert not_an_answer(hours, "08:00 – 16:00") == ""
     assert not_an_answer(hours, "Closed") == ""
     size = answer_part("What is the archive size limit?")
-    assert "number" in not_an_answer(size, "Membership records are kept on our own servers.")
+    assert "no figure" in not_an_answer(size, "Membership records are kept on our own servers.")
+    # number words that are no amount ('never during one') do not pass for one
+    assert "no figure" in not_an_answer(size, "Eviction runs after each build, never during one.")
     assert not_an_answer(size, "40 boxes") == ""
     assert not_an_answer(size, "Unlimited") == ""

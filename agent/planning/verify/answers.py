@@ -90,11 +90,10 @@ _HOW_LONG = re.compile(
 def not_an_answer(part: GoalPart, text: str) -> str:
     """Why ``text`` cannot answer the question whatever the page shows ('' when it may): a number asked for and
     none given but a date's, or a navigation trail given for a value."""
-    numeric = (
-        part.get("answer_kind") == "count"
-        or part.get("value_type") == "number"
-        or _ASKS_AMOUNT.search(str(part.get("question") or ""))
-    )
+    amount = part.get("answer_kind") != "count" and _ASKS_AMOUNT.search(str(part.get("question") or ""))
+    if amount and not (re.search(r"\d", text) or _BOUNDLESS.search(text)):
+        return "asks for an amount (a size, a limit, a time span) and the answer gives no figure"
+    numeric = part.get("answer_kind") == "count" or part.get("value_type") == "number"
     if numeric and not (_NUMBER.search(_DATE.sub(" ", text)) or _BOUNDLESS.search(text)):
         dated = " (a date's digits are not a count)" if _DATE.search(text) else ""
         return f"asks for a number and the answer holds none{dated}"
