@@ -11,11 +11,11 @@ from agent.planning.offline.navigator import (
     load_more_move,
     next_move,
     ranked_links,
-    search_texts,
     subject_terms,
 )
 from agent.planning.offline.questions import analyze, split_scope
 from agent.planning.offline.sections import heading_score, page_sections
+from agent.planning.offline.site_search import search_texts
 from agent.planning.offline.text import number_value, token_match
 from tests.planning.pages import Page
 

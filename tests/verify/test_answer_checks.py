@@ -4,7 +4,7 @@ page of many) and what a count may be checked against (the lists of the page, th
 from __future__ import annotations
 
 from agent.planning.verify import answer_part
-from agent.planning.verify.answers import answer_evidence, count_check, misread
+from agent.planning.verify.answers import answer_evidence, count_check, misread, rival_key
 
 
 def test_the_pages_own_date_does_not_answer_when_something_else_happens():
@@ -86,3 +86,30 @@ def test_a_time_or_an_amount_asked_for_needs_one_in_the_answer():
     assert "no figure" in not_an_answer(size, "Eviction runs after each build, never during one.")
     assert not_an_answer(size, "40 boxes") == ""
     assert not_an_answer(size, "Unlimited") == ""
+
+
+def _cells(*rows: tuple[str, float]) -> dict:
+    return {
+        "elements": [
+            {"tag": "td", "text": text, "bbox": [x, 100 + 30 * n, 80, 20]} for n, (text, x) in enumerate(rows)
+        ]
+    }
+
+
+def test_a_value_said_of_another_row_key_of_the_same_column_is_refused():
+    page = _cells(("Adult", 10), ("£14", 200), ("Child (5–16)", 10), ("£6", 200), ("Concession", 10))
+    question = "How much is a child ticket for the Deep Time exhibition?"
+    why = rival_key(question, "Deep Time: Fossils of the Jurassic Coast — adult £14", "£14", page)
+    assert "'adult'" in why
+    assert rival_key(question, "Child (5–16) £6 Price", "£6", page) == ""
+
+
+def test_a_value_that_is_itself_a_key_or_names_no_rival_key_is_not_refused():
+    page = _cells(("Eastside", 10), ("Closed", 200), ("Central", 10), ("10:00–16:00", 200))
+    assert rival_key("When is the Eastside branch open on Sundays?", "Closed Sunday", "Closed", page) == ""
+    # keys of another column (terms of a definition list, a column of values) are no rivals
+    other = _cells(("Adult", 10), ("Child", 10), ("adult", 300))
+    assert (
+        rival_key("How much is a child ticket?", "adult £14", "£14", {"elements": other["elements"][2:]})
+        == ""
+    )

@@ -367,6 +367,17 @@ async (arg) => {
       if (!key || hits(key) > 0) return "";
       return `the row is named by its first cell (${key.slice(0, 60)}), which does not name the subject`;
     };
+    const withHeading = (foreign, column, start) => {
+      // A row of the page's own content that names what the page's heading leaves out ('Child' under 'Ticket' on
+      // the page of the 'Deep Time' exhibition, for a child ticket to it): the heading and the row name the
+      // subject together. Not a row of a side block, nor one above the heading, nor one of look-alike rows.
+      const first = document.querySelector("h1");
+      if (!first || !(first.compareDocumentPosition(start) & Node.DOCUMENT_POSITION_FOLLOWING)) return false;
+      if (start.closest && start.closest("aside,nav,footer,[role=complementary],[role=navigation],[role=contentinfo]")) return false;
+      const page = low(document.title + " " + [...document.querySelectorAll("h1")].map((h) => h.innerText).join(" "));
+      const row = low(foreign.text + " " + column);
+      return holds(page + " " + row) && words.some((w) => named(row, w) && !named(page, w)) && !rival(foreign.el, true);
+    };
     const judge = (start) => {
       let foreign = null;
       const column = columnHeader(start);
@@ -422,6 +433,9 @@ async (arg) => {
             return { ok: true, block: describe(n), block_text: norm(label + " " + foreign.text).slice(0, 300) };
           }
           if (n.parentElement && repeated(n)) { foreign = { el: n, block: describe(n), text: norm(itemText(n)).slice(0, 300) }; continue; }
+          if (withHeading(foreign, column, start)) {
+            return { ok: true, block: foreign.block, block_text: norm(foreign.text).slice(0, 300) };
+          }
           return { ok: false, block: foreign.block, block_text: foreign.text, why: "it sits in an item that does not name the subject" };
         }
         if (repeated(n) && n.parentElement) {
@@ -441,6 +455,9 @@ async (arg) => {
                  why: "it comes before the page's heading, which names the subject" };
       }
       if (!foreign && holds(page)) return { ok: true, block: "page", block_text: norm(page).slice(0, 300) };
+      if (foreign && withHeading(foreign, column, start)) {
+        return { ok: true, block: foreign.block, block_text: norm(page + " " + foreign.text).slice(0, 300) };
+      }
       return { ok: false, block: foreign ? foreign.block : "page", block_text: foreign ? foreign.text : "",
                why: "nothing around it names the subject" };
     };

@@ -57,7 +57,9 @@ def _answer_attribute(query: Query, observation: Observation, lines: list[str]) 
         return Answer(False, f"Could not find {subject} on the page.")
     if entity:
         anchor = find_anchor(observation, entity)
-        about = _page_about(query.entity, observation)
+        about = _page_about(query.entity, observation) or (
+            query.by_topic and _on_topic(query.entity, observation, lines)
+        )
         # on the entity's own page, a value its labels name ('Saturday' under 'Opening times') comes before the
         # value nearest its heading (which may be another's, in a column beside it)
         labelled = _value_in_sections(query.attr, observation, lines, rx) if about else None
@@ -310,7 +312,7 @@ def _value_in_sections(
         if not on_line or not enough:
             continue
         label = line.split(":", 1)
-        value = label[1].strip() if len(label) == 2 and label[1].strip() else ""
+        value = label[1].strip() if len(label) == 2 and label[1].strip() else _after_label(line, words)
         if not value and n + 1 < len(lines) and len(own) <= 4:
             value = lines[n + 1]
         if rx is not None:
@@ -320,15 +322,42 @@ def _value_in_sections(
     return (best[1], best[2]) if best else None
 
 
+def _after_label(line: str, words: list[str]) -> str:
+    """'Warranty 3 years' -> '3 years': what follows the attribute's words at the start of a line (a table row
+    read as one line); '' when the line does not start with them or holds nothing else."""
+    raw = line.split()
+    k = 0
+    while k < len(raw) and any(token_match(w, t) >= 0.8 for t in tokens(raw[k]) for w in words):
+        k += 1
+    rest = " ".join(raw[k:]) if 0 < k < len(raw) else ""
+    return (
+        "" if re.fullmatch(r"(?:(?:by|of|for|to|at|in|on|from|with)\b\s*)+:?", rest, re.I) else rest
+    )  # 'Run by'
+
+
 def _page_about(entity: str, observation: Observation) -> bool:
     """The page's main heading (or title) names the entity by its name ('Eastside Library' is the page of the
     'Eastside branch'): what the page's own labels say is said of it."""
-    names = proper_names(entity)
+    names = proper_names(entity) or ([entity] if len(tokens(entity)) >= 2 else [])
     if not names:
-        return False
+        return False  # ('the kit' is said of every kit)
     heading = main_heading(observation)
     text = tokens(f"{visible_text(heading) if heading is not None else ''} {observation.get('title') or ''}")
     return all(any(token_match(w, t) >= 0.9 for t in text) for name in names for w in tokens(name))
+
+
+def _on_topic(topic: str, observation: Observation, lines: list[str]) -> bool:
+    """An item asked for by what it is about ('the article about the river clean-up'): its heading, title and
+    opening lines name at least two thirds of the topic's words (and two or more)."""
+    words = set(tokens(topic))
+    if len(words) < 2:
+        return False
+    heading = main_heading(observation)
+    head = visible_text(heading) if heading is not None else ""
+    start = next((n for n, line in enumerate(lines) if head and norm(line) == norm(head)), 0)
+    said = tokens(" ".join([head, str(observation.get("title") or ""), *lines[start : start + 6]]))
+    named = sum(1 for w in words if any(token_match(w, t) >= 0.8 for t in said))
+    return named >= max(2, -(-2 * len(words) // 3))
 
 
 def _names_missing(query: Query, lines: list[str]) -> bool:

@@ -322,6 +322,24 @@ def parse_form(m: re.Match[str], spans: tuple[str, ...]) -> list[Intent] | None:
 
 
 @matched(
+    r"^(?:book|reserve|register|enrol|enroll|sign\s+up)\s+(?:me\s+)?(?:(?:a|an|one|\d+)\s+(?:place|places|seat|seats|"
+    r"spot|spots|ticket|tickets|table|slot)\s+)?(?:on|for|in|at|to)\s+(?:the\s+)?(?P<what>.+?)\s+(?:for|as|under\s+"
+    r"the\s+name(?:\s+of)?)\s+(?P<name>\x00\d+\x00|[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3})(?:\s*,?\s+(?:with|and)\s+"
+    r"(?:(?:the\s+|an?\s+)?e-?mail(?:\s+address)?\s+)?(?P<email>\x00\d+\x00|[\w.+-]+@[\w.-]+\w))?$"
+)
+def parse_booking(m: re.Match[str], spans: tuple[str, ...]) -> list[Intent] | None:
+    """'Book a place on the Raku Weekend for "Dana Ruiz" with email "d@x.org"': open what is booked, give the
+    name (and the email) its form asks for, and send the form."""
+    out: list[Intent] = [
+        Click(target=value(m.group("what").strip(), spans), role="link"),
+        TypeText(value(m.group("name"), spans), "name"),
+    ]
+    if m.group("email"):
+        out.append(TypeText(value(m.group("email"), spans), "email"))
+    return [*out, Submit("")]
+
+
+@matched(
     r"^(?P<v>add|remove|delete|move)\s+(?P<x>.+?)\s+(?P<p>to|from|into|in)\s+(?:the\s+|my\s+|your\s+)?(?P<c>"
     r"(?:shopping\s+)?(?:cart|basket|bag)|wish\s*list|favou?rites|order|compare|comparison)$"
 )

@@ -16,6 +16,7 @@ from functools import lru_cache
 from agent.planning.offline.account_rules import parse_login, parse_signup
 from agent.planning.offline.clauses import split_clauses
 from agent.planning.offline.form_rules import (
+    parse_booking,
     parse_cart,
     parse_check,
     parse_click,
@@ -27,6 +28,7 @@ from agent.planning.offline.form_rules import (
 )
 from agent.planning.offline.intents import (
     Ask,
+    Click,
     Intent,
     PressKey,
     Search,
@@ -96,6 +98,7 @@ SUPPORTED_PHRASINGS = (
 RULES: tuple[Rule, ...] = (
     parse_answer,
     parse_form,
+    parse_booking,
     parse_url,
     parse_back,
     parse_dismiss,
@@ -166,6 +169,31 @@ _NOTHING = re.compile(
 )
 
 
+#: A pronoun in a question that points back at what an earlier step looked for ('its warranty', 'how much is it').
+_POSSESSIVE_BACK = re.compile(r"\b(?:its|their)\b", re.I)
+_OBJECT_BACK = re.compile(
+    r"\b(?:it|them)\b(?!\s+(?:says?|said|shows?|showed|displays?|reads?|means?|looks?|mentions?)\b)", re.I
+)  # ('what it says' is what the page says)
+
+
+def _resolve_references(intents: list[Intent]) -> list[Intent]:
+    """'Search for X, then tell me its warranty': the question is about X. Without this the question is read
+    alone, and 'its warranty' names nothing a page could be searched or a link followed for."""
+    out: list[Intent] = []
+    subject = ""
+    for intent in intents:
+        if isinstance(intent, Search):
+            subject = re.sub(r"^(?:the|a|an)\s+", "", intent.query.strip(), flags=re.I)
+        elif isinstance(intent, Click) and intent.target and not intent.ordinal:
+            subject = intent.target
+        elif isinstance(intent, Ask) and subject:
+            question = _POSSESSIVE_BACK.sub(f"the {subject}'s", intent.question)
+            question = _OBJECT_BACK.sub(f"the {subject}", question)
+            intent = Ask(question) if question != intent.question else intent
+        out.append(intent)
+    return out
+
+
 def _asks(clauses: list[str], spans: tuple[str, ...]) -> bool:
     """The clause (if any) is a question alone."""
     asked = parse_clause(clauses[0], spans) if clauses else None
@@ -212,7 +240,7 @@ def parse_goal(goal: str) -> ParsedGoal:
         unknown.append(shown(scope, spans))
     if not intents and not unknown:
         unknown.append(text)
-    return ParsedGoal(goal=text, intents=tuple(_merge(intents)), unknown=tuple(unknown))
+    return ParsedGoal(goal=text, intents=tuple(_merge(_resolve_references(intents))), unknown=tuple(unknown))
 
 
 def not_understood_message(parsed: ParsedGoal) -> str:

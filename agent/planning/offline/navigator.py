@@ -11,18 +11,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from urllib.parse import unquote_plus, urlsplit
+from urllib.parse import urlsplit
 
 from rapidfuzz import fuzz
 
 from agent.planning.base import HistoryItem
+from agent.planning.offline.explore import can_go_back, explore_link
 from agent.planning.offline.grounding import page_key
 from agent.planning.offline.intents import Click, GoBack, Navigate, Search, Wait
 from agent.planning.offline.page import (
     is_button,
     is_heading,
     is_link,
-    is_text_field,
     reading_order,
     repeated_link_labels,
     visible_text,
@@ -30,6 +30,13 @@ from agent.planning.offline.page import (
 from agent.planning.offline.questions import Query, subject_words
 from agent.planning.offline.sections import heading_score
 from agent.planning.offline.semantic import blended
+from agent.planning.offline.site_search import (
+    came_from_search,
+    next_search,
+    on_results,
+    says_no_results,
+    search_result,
+)
 from agent.planning.offline.text import norm, split_identifier, token_match, tokens
 from agent.planning.offline.urls import host_of
 from agent.planning.offline.values import page_lines
@@ -41,10 +48,8 @@ MAX_PAGES = 8
 MAX_EXPANDS = 4
 MAX_LOAD_MORE = 6
 MAX_WAITS = 2
-MAX_SEARCHES = 2
 #: A link this good is followed before trying the site's search; a weaker one only after it.
 STRONG_LINK = 0.6
-_QUOTED = re.compile(r'"([^"]{2,80})"|“([^”]{2,80})”')
 WEAK_LINK = 0.3
 #: A link whose text means the subject in other words ('Delivery charges' for 'shipping costs') scores up to
 #: this much: enough to follow when nothing names the subject, never above a link that does.
@@ -57,7 +62,6 @@ _LOAD_MORE = re.compile(
     r"|^\s*older\s+(?:posts|entries|versions)\s*$",
     re.I,
 )
-_SEARCH_WORDS = re.compile(r"\bsearch\b|\bfind\b|\bquery\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -83,22 +87,6 @@ def subject_terms(query: Query) -> dict[str, float]:
             if len(tok) > 1 and not tok.isdigit():
                 weights[tok] = max(weights.get(tok, 0.0), weight)
     return weights
-
-
-def search_texts(query: Query) -> list[str]:
-    """What to type into a site's search box, best first: the thing the question names, then the rest of its
-    subject in a few content words; never the whole question."""
-    out = [(a or b).strip() for a, b in _QUOTED.findall(query.question)]  # a title the user quoted
-    if query.entity:
-        out.append(re.sub(r"^(?:the|a|an)\s+", "", query.entity.strip(), flags=re.I))
-    if query.section:
-        out.append(query.section.strip())
-    named = set(tokens(query.entity)) if query.entity else set()
-    rest = [w for w in subject_words(query) if w not in named]
-    property_of_entity = bool(query.entity and query.value_type and len(query.attr.split()) <= 2)
-    if rest and not property_of_entity:  # 'the price of X': X is the subject, price one of its properties
-        out.append(" ".join(rest[:4]))
-    return list(dict.fromkeys(s for s in out if s))
 
 
 def visited_pages(history: list[HistoryItem], observation: Observation, start_url: str = "") -> set[str]:
@@ -317,50 +305,10 @@ def settle_move(observation: Observation, history: list[HistoryItem]) -> Move | 
     return None
 
 
-def has_search_box(observation: Observation) -> bool:
-    """Whether the page has its own search field (the ``search`` action types into it)."""
-    for el in observation.get("elements") or []:
-        if not is_text_field(el):
-            continue
-        attrs = el.get("attrs") or {}
-        described = " ".join(
-            [
-                el.get("name") or "",
-                el.get("placeholder") or "",
-                attrs.get("name", ""),
-                attrs.get("aria-label", ""),
-            ]
-        )
-        if (el.get("role") or "") == "searchbox" or (el.get("input_type") or "") == "search":
-            return True
-        if _SEARCH_WORDS.search(described):
-            return True
-    return False
-
-
 def search_move(query: Query, observation: Observation, history: list[HistoryItem]) -> Move | None:
-    """Search the site with its own search box for the question's subject, each wording once, at most
-    MAX_SEARCHES times."""
-    if not has_search_box(observation) or _searches(history) >= MAX_SEARCHES:
-        return None
-    for words in search_texts(query):
-        step = Search(words).step()
-        if not _tried(history, step):
-            return Move(step, f"search the site for {words!r}")
-    return None
-
-
-def _searches(history: list[HistoryItem]) -> int:
-    return sum(1 for h in history if h.get("action") == "search")
-
-
-def just_searched(history: list[HistoryItem]) -> bool:
-    last = next((h for h in reversed(history) if h.get("action") not in ("wait",)), None)
-    if not last:
-        return False
-    return last.get("action") == "search" or (
-        last.get("action") == "type" and bool((last.get("args") or {}).get("submit"))
-    )
+    """Search the site with its own search box for the question's subject (see site_search.next_search)."""
+    words = next_search(query, observation, history)
+    return Move(Search(words).step(), f"search the site for {words!r}") if words else None
 
 
 def next_move(
@@ -378,7 +326,11 @@ def next_move(
         return None
     links = ranked_links(query, observation, history, start_url)
     best = links[0] if links else None
-    if _on_results(history, observation) and _search_result(links, observation, history) is None:
+    if (
+        on_results(history, observation)
+        and search_result(links, observation, history) is None
+        and not says_no_results(observation)
+    ):
         waits = sum(1 for h in history[-MAX_WAITS:] if h.get("action") == "wait")
         if waits < MAX_WAITS:
             return Move(Wait(1.0).step(), "the search results may still be coming in")
@@ -396,12 +348,16 @@ def next_move(
             follow_step(best[1]), f"the link {visible_text(best[1])!r} is the best lead left ({best[0]:.2f})"
         )
     if searched:
-        result = _search_result(links, observation, history)
+        result = search_result(links, observation, history)
         if result is not None:
             return Move(
                 follow_step(result), f"the site's search lists {visible_text(result)!r} first for the subject"
             )
-        if _came_from_search(history, observation) and _tried(history, GoBack().step()) < 3:
+        if (
+            came_from_search(history, observation)
+            and _tried(history, GoBack().step()) < 3
+            and can_go_back(history, start_url)
+        ):
             return Move(GoBack().step(), "this search result is a dead end; go back to the other results")
         again = search_move(query, observation, history)
         return again  # None: the site's search was the last resort, what it did not turn up is not here
@@ -412,9 +368,14 @@ def next_move(
         )
     asked = set(tokens(query.question))
     section = next((el for _, el in links if _section_lead(el, asked)), None)
-    if section is not None:  # the last lead: the part of the site where such questions are answered
+    if section is not None:  # the part of the site where such questions are answered
         return Move(follow_step(section), f"the site keeps such answers under {visible_text(section)!r}")
-    if any(h.get("action") in ("navigate", "click") and h.get("status") == "success" for h in history):
+    explore = explore_link(links, query.question, history)
+    if explore is not None:  # the last lead: look around the site's own sections
+        return Move(
+            follow_step(explore), f"no link names the subject; look in the site's {visible_text(explore)!r}"
+        )
+    if can_go_back(history, start_url):
         step = GoBack().step()
         if _tried(history, step) < 3:
             return Move(step, "this page is a dead end; go back and try the next lead")
@@ -445,45 +406,6 @@ def _lone_lead(query: Query, links: list[tuple[float, Element]], observation: Ob
     ]
     pages = {page_key((el.get("attrs") or {}).get("href", "")) for el in naming}
     return naming[0] if len(pages) == 1 else None
-
-
-def _on_results(history: list[HistoryItem], observation: Observation) -> bool:
-    """This is the page the run's last search led to."""
-    searches = [h for h in history if h.get("action") == "search" and h.get("status") == "success"]
-    return bool(searches) and page_key(searches[-1].get("url")) == page_key(observation.get("url"))
-
-
-def _search_result(
-    links: list[tuple[float, Element]], observation: Observation, history: list[HistoryItem]
-) -> Element | None:
-    """On the page a search led to, the result the site ranks best among those that share a word with the
-    subject (the site's own ranking stands in for the words its results leave out)."""
-    if not _on_results(history, observation):
-        return None
-    results = [e for score, e in links if score > 0.1 and (e.get("zone") or "main") == "main"]
-    return results[0] if results else None
-
-
-def _came_from_search(history: list[HistoryItem], observation: Observation) -> bool:
-    """This page was opened from the results of a search (going back returns to them)."""
-    searches = [
-        n for n, h in enumerate(history) if h.get("action") == "search" and h.get("status") == "success"
-    ]
-    if not searches:
-        return False
-    results_page = page_key(history[searches[-1]].get("url"))
-    return bool(results_page) and results_page != page_key(observation.get("url"))
-
-
-def echoes_search(text: str, observation: Observation, history: list[HistoryItem]) -> bool:
-    """The text repeats a query this run searched for, on the page that query led to."""
-    asked = unquote_plus(urlsplit(observation.get("url") or "").query)
-    for item in history:
-        args = item.get("args") or {}
-        query = str(args.get("query") or (args.get("text") if item.get("action") == "type" else "") or "")
-        if query and norm(query) in norm(text) and norm(query) in norm(asked):
-            return True
-    return False
 
 
 def follow_step(el: Element) -> str:

@@ -177,10 +177,19 @@ def parse_search(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
             )
             or re.match(r"^(?:search|google)\s+(?!for\b)(?P<q>.+)$", c, I)
             or re.match(r"^do\s+a\s+search\s+for\s+(?P<q>.+)$", c, I)
+            or re.match(  # 'use the site's search to find X', 'using the search box, look up X'
+                r"^(?:use|using)\s+(?:the\s+|this\s+|its\s+)?(?:(?:site|store|shop|page|website)(?:'s|’s)?\s+)?"
+                r"(?:own\s+)?search(?:\s*(?:box|bar|field|function|feature|form|engine))?\s*,?\s*(?:to\s+)?"
+                r"(?:find|look\s+up|look\s+for|search\s+for|locate|get\s+to)\s+(?P<q>.+)$",
+                c,
+                I,
+            )
         )
         if not m:
             return None
         q = m.group("q")
+        if m.re.pattern.startswith("^(?:use|using)"):
+            q = re.sub(r"^(?:the|a|an)\s+", "", q, flags=I)  # 'to find the drip kit': the kit is searched for
     q = re.sub(
         r"\s+(?:in|using|with|on|via)\s+(?:the\s+)?(?:site\s+)?search(?:\s*(?:box|bar|field|engine|form))?$|"
         r"\s+on\s+(?:the\s+|this\s+)?(?:site|page|website)$",
@@ -258,7 +267,7 @@ def parse_wait(m: re.Match[str], spans: tuple[str, ...]) -> list[Intent] | None:
 QUESTION_START = re.compile(
     r"""^(?:what|what's|whats|which|who|who's|whom|whose|when|where|why|how|tell|find|list|get|give|show\s+me|count
         |read|extract|look\s+for|locate|is\s+there|are\s+there|name
-        |identify|report|return|check\s+(?:if|whether|that|what|how|who|when|where|which)|see\s+(?:if|whether)
+        |identify|report(?!\s+(?:a|an)\b)|return|check\s+(?:if|whether|that|what|how|who|when|where|which)|see\s+(?:if|whether)
         |verify|confirm|determine|figure\s+out|summari[sz]e|describe|check\s+(?:the\s+)?(?:"""
     + INFO_NOUNS
     + r"""))\b""",

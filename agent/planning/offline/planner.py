@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import replace
 from typing import Any
 
 from agent import terminals
@@ -35,7 +34,7 @@ from agent.planning.offline.intents import (
 from agent.planning.offline.leads import entity_lead, login_lead, section_lead, subject_lead
 from agent.planning.offline.messages import page_message
 from agent.planning.offline.navigator import (
-    echoes_search,
+    Move,
     expand_move,
     load_more_move,
     next_move,
@@ -44,8 +43,8 @@ from agent.planning.offline.navigator import (
 )
 from agent.planning.offline.overlays import blocking_overlay
 from agent.planning.offline.page import is_button, is_link, role_of, visible_text
-from agent.planning.offline.questions import Answer, analyze
-from agent.planning.offline.reading import LINE_ANSWERS, answer_question
+from agent.planning.offline.questions import Query, analyze
+from agent.planning.offline.reading import LINE_ANSWERS, answer_question, checked_answer
 from agent.planning.offline.records.counts import plan_count
 from agent.planning.offline.records.fields import record_field_answer
 from agent.planning.offline.records.goal import RecordGoal
@@ -61,8 +60,7 @@ from agent.planning.offline.semantic import take_note
 from agent.planning.offline.text import clip
 from agent.planning.offline.tools import mcp_plan, pdf_plan
 from agent.planning.offline.translator import ground
-from agent.planning.offline.urls import canonical_url, is_blank, looks_like_url, results_listing
-from agent.planning.offline.values import WHEN_ANSWER, names_someone
+from agent.planning.offline.urls import canonical_url, is_blank, looks_like_url
 from agent.types import ALL_ACTIONS, ERROR_NAVIGATION_BLOCKED, Action, Observation
 from agent.util.elements import element_by_id
 from agent.util.page_errors import ERROR_MESSAGE
@@ -311,6 +309,9 @@ def plan_goal(request: PlanRequest) -> PlanResult:
             raw=raw,
             reasoning="the goal logs in but this page has no login form; open the login page first",
         )
+    towards = _link_lead(remaining[0], observation, history, request.get("start_url") or "")
+    if towards is not None:
+        return _result(proposed_actions=[*steps, towards.step], raw=raw, reasoning=towards.reason)
     head_step = remaining[0].step()
     last = history[-1] if history else {}
     not_found = (
@@ -354,6 +355,19 @@ def _plan_with_record(request: PlanRequest, parsed: ParsedGoal, record: RecordGo
     return _result(**result)
 
 
+def _link_lead(
+    intent: Intent, observation: Observation, history: list[HistoryItem], start_url: str
+) -> Move | None:
+    """'Open the Raku Firing Weekend' on a page with no link to it: a step towards the page that has one (a link
+    naming part of it, the site's search, one of its sections), as a question about it would be looked for."""
+    if not isinstance(intent, Click) or intent.role != "link" or intent.near or intent.ordinal:
+        return None
+    if _dry_run(intent, observation) is not None:
+        return None
+    target = intent.target
+    return next_move(Query("generic", target, noun=target), observation, history, start_url)
+
+
 def _tried(history: list[HistoryItem], step: str) -> bool:
     return any(h.get("plan_step") == step for h in history)
 
@@ -364,26 +378,6 @@ def _overlay_first(observation: Observation, history: list[HistoryItem]) -> list
         return []
     step = overlay_step(overlay.kind)
     return [step] if sum(1 for h in history if h.get("plan_step") == step) < MAX_OVERLAY_ATTEMPTS else []
-
-
-def _checked(
-    answer: Answer, observation: Observation, history: list[HistoryItem], question: str = ""
-) -> Answer:
-    """A line that only repeats what the agent typed into a search ('0 results for X') answers nothing; nor does
-    a results listing's summary of a page, for a question about something: the page it leads to answers."""
-    if answer.found and echoes_search(f"{answer.text} {answer.evidence}", observation, history):
-        return replace(answer, found=False, text=f"Only the search for it is on the page: {answer.text}")
-    if (
-        answer.found
-        and results_listing(str(observation.get("url") or ""))
-        and analyze(question).kind in ("attribute", "generic")
-    ):
-        return replace(answer, found=False, text=f"Only a search result's summary says: {answer.text}")
-    if answer.found and re.match(r"\s*when\b", question, re.I) and not WHEN_ANSWER.search(answer.text):
-        return replace(answer, found=False, text=f"No time or date is given for it here: {answer.text}")
-    if answer.found and re.match(r"\s*who\b", question, re.I) and not names_someone(answer.text, question):
-        return replace(answer, found=False, text=f"No one is named for it here: {answer.text}")
-    return answer
 
 
 def _plan_questions(
@@ -403,7 +397,7 @@ def _plan_questions(
     if counted is not None:  # one person's records in one state: counted on a listing filtered for them
         return _result(**{**counted, "usage": dict(ZERO_USAGE), "raw": {**raw, **(counted.get("raw") or {})}})
     answers = [
-        _checked(record_field_answer(q.question, observation) or answer_question(q.question, observation),
+        checked_answer(record_field_answer(q.question, observation) or answer_question(q.question, observation),
                  observation, history, q.question)
         for q in questions
     ]  # fmt: skip

@@ -35,6 +35,7 @@ class Query:
     yes_no: bool = False
     section: str = ""  # 'in the Logging section': where on the page to look
     page: str = ""  # '... of the reference', 'on the FAQ page': which page to look on
+    by_topic: bool = False  # 'the article about X': the entity is what the item is about, not its name
 
 
 #: Words that say which kind of value a question asks for.
@@ -209,10 +210,44 @@ def _of_form(question: str) -> str:
     return f"{m.group('ask')}the {m.group('attr')} of {m.group('owner')}{m.group('end')}"
 
 
+#: 'tell me how long the kit's warranty is': a question asked indirectly, in statement order.
+_INDIRECT = re.compile(
+    r"^(?P<wh>how\s+(?!many\b|much\b)\w+|what|which|who|when|where)\s+"
+    r"(?P<np>(?!(?:is|are|was|were|does|do|did|can|will)\b)(?:the|a|an|this|that|its|their|[A-Z0-9])[^?]*?)\s+"
+    r"(?P<v>is|are|was|were)\s*[?.!]*$",
+    re.I,
+)
+
+
+def _direct(question: str) -> str:
+    """'Tell me how long the warranty is' -> 'how long is the warranty'; other questions as they are."""
+    core = _REQUEST.sub("", question.strip())
+    m = _INDIRECT.match(core)
+    return f"{m.group('wh')} {m.group('v')} {m.group('np')}" if m else question
+
+
+#: An item named by its topic or its title: 'the article about X', 'the post titled X', 'the course on X'.
+_TOPIC = re.compile(
+    r"^(?:the\s+|a\s+|an\s+|this\s+|that\s+)?(?:[\w-]+\s+){0,2}?(?P<k>article|story|post|blog\s+post|piece|report|"
+    r"news\s+item|item|announcement|notice|entry|interview|feature|review|video|episode|guide|page|course|talk|"
+    r"event|lecture|workshop|class|session|book|paper|recipe|thread|question|ticket|issue)\s+(?P<c>about|on|regarding|"
+    r"covering|titled|entitled|called|named)\s+(?:the\s+)?(?P<t>.{3,})$",
+    re.I,
+)
+
+
 def analyze(question: str) -> Query:
     """Classify a question and pull out its attribute, entity, noun, filters and where to look."""
     rest, section, page = split_scope(question)
-    query = _classify(_of_form(rest))
+    query = _classify(_of_form(_direct(rest)))
+    topic = _TOPIC.match(query.entity)
+    if topic:  # 'the article about the river clean-up': the article is found by what it is about
+        query = replace(
+            query,
+            entity=topic.group("t").strip(),
+            noun=query.noun or topic.group("k").lower(),
+            by_topic=topic.group("c").lower() not in ("titled", "entitled", "called", "named"),
+        )
     named = _IDENTIFIER.search(rest)
     if named and not query.entity:
         query = replace(query, entity=named.group(0))
@@ -330,7 +365,13 @@ def _classify(question: str) -> Query:
 
 def _attribute(core: str) -> tuple[str, str] | None:
     """(attribute, entity) for 'the price of the Blue Widget', 'how much is X', "X's email", 'what is the total'."""
-    strip_q = re.sub(r"^(?:what|which)(?:'s|\s+is|\s+was|\s+are|\s+were)?\s+", "", core, flags=re.I)
+    strip_q = re.sub(
+        r"^(?:(?:what|which)(?:'s|\s+is|\s+was|\s+are|\s+were)?|how\s+(?:long|far|big|large|old|tall|heavy|wide|"
+        r"deep|often|soon|late|early)\s+(?:is|are|was|were))\s+",
+        "",
+        core,
+        flags=re.I,
+    )
     patterns = (
         (
             r"^how\s+much\s+(?:is|are|does|do|did|was)\s+(?:the\s+|a\s+|an\s+)?(?P<e>.+?)(?:\s+(?:cost|costs|sell\s+for|go\s+"
@@ -348,7 +389,9 @@ def _attribute(core: str) -> tuple[str, str] | None:
             "date",
         ),
         (
-            r"^who\s+(?P<a>wrote|created|made|posted|published|directed|sold|owns|authored)\s+(?:the\s+)?(?P<e>.+)$",
+            r"^who\s+(?P<a>wrote|created|made|posted|published|directed|sold|owns|authored|"
+            r"(?!(?:is|was|has|does|says|means|goes|ran)\b)[a-z]{3,}(?:s|ed))\s+"
+            r"(?!(?:in|at|for|on|with|from|to|as|by|under|near|here|there)\b)(?:the\s+)?(?P<e>.+)$",
             "",
         ),
     )
@@ -364,14 +407,17 @@ def _attribute(core: str) -> tuple[str, str] | None:
     )
     if m:
         return (m.group("a"), m.group("e").strip())
+    on = r"|on" if strip_q != core else ""  # 'what is the discount on X'; never 'can I run X on Windows'
     m = re.match(
-        r"^(?:the\s+)?(?P<a>[\w\s-]+?)\s+(?:of|for)\s+(?:the\s+|a\s+|an\s+)?(?P<e>.+)$", strip_q, re.I
+        rf"^(?:the\s+)?(?P<a>[\w\s-]+?)\s+(?:of|for{on})\s+(?:the\s+|a\s+|an\s+)?(?P<e>.+)$", strip_q, re.I
     )
     if m and len(m.group("a").split()) <= 4 and not re.match(r"^(?:who|when|where|how|why)\b", strip_q, re.I):
         return (m.group("a").strip(), m.group("e").strip())
     m = re.match(r"^(?:the\s+)?(?P<e>.+?)'s\s+(?P<a>[\w\s-]+)$", strip_q, re.I)
     if m:
         return (m.group("a").strip(), m.group("e").strip())
+    if re.match(r"^how\s", core, re.I):
+        return None  # 'how often is the backup run': no attribute of a named thing
     if strip_q != core or re.match(r"^(?:the\s+)", core, re.I):
         attr_text = re.sub(r"^(?:the|a|an)\s+", "", strip_q, flags=re.I).strip()
         if (

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from agent.planning.base import HistoryItem
 from agent.planning.offline.answers import TEXT_ITSELF, answer_on
 from agent.planning.offline.page import is_link, is_select, is_text_field, repeated_link_labels, visible_text
 from agent.planning.offline.questions import Answer, Query, analyze, subject_words
@@ -25,9 +26,11 @@ from agent.planning.offline.sections import (
     section_of_line,
     source_url,
 )
+from agent.planning.offline.site_search import echoes_search
 from agent.planning.offline.tables import table_answer, table_caption, table_count
 from agent.planning.offline.text import clip, norm, similarity, tokens
-from agent.planning.offline.values import VALUE_RX, page_lines
+from agent.planning.offline.urls import results_listing
+from agent.planning.offline.values import VALUE_RX, WHEN_ANSWER, names_someone, page_lines
 from agent.types import Observation
 
 #: Question kinds a section can narrow (titles, URLs and page messages belong to the whole page).
@@ -293,3 +296,23 @@ def _sourced(answer: Answer, observation: Observation, query: Query) -> Answer:
     return replace(
         answer, section=holder.heading if holder else "", source=source_url(_url(observation), holder)
     )
+
+
+def checked_answer(
+    answer: Answer, observation: Observation, history: list[HistoryItem], question: str = ""
+) -> Answer:
+    """A line that only repeats what the agent typed into a search ('0 results for X') answers nothing; nor does
+    a results listing's summary of a page, for a question about something: the page it leads to answers."""
+    if answer.found and echoes_search(f"{answer.text} {answer.evidence}", observation, history):
+        return replace(answer, found=False, text=f"Only the search for it is on the page: {answer.text}")
+    if (
+        answer.found
+        and results_listing(str(observation.get("url") or ""))
+        and analyze(question).kind in ("attribute", "generic")
+    ):
+        return replace(answer, found=False, text=f"Only a search result's summary says: {answer.text}")
+    if answer.found and re.match(r"\s*when\b", question, re.I) and not WHEN_ANSWER.search(answer.text):
+        return replace(answer, found=False, text=f"No time or date is given for it here: {answer.text}")
+    if answer.found and re.match(r"\s*who\b", question, re.I) and not names_someone(answer.text, question):
+        return replace(answer, found=False, text=f"No one is named for it here: {answer.text}")
+    return answer

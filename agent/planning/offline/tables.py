@@ -65,6 +65,17 @@ _WHEN = re.compile(VALUE_RX["date"].pattern + r"|^\s*(?:1[89]|20)\d\d\s*$|\b[012
 _PERSON = re.compile(r"^[A-Z][\w'’-]+(?:\s+(?:[a-z]{1,3}\s+)?[A-Z][\w'’.-]+){1,3}$")
 
 
+def _split_headers(headers: list[Cell]) -> tuple[list[Cell], list[Cell]]:
+    """(row heads, column heads): a header with another header above it heads its row ('Chen Wei' in a list
+    of people), unless it stands in a row of headers (the header row of a second table below the first)."""
+    row_heads = [
+        h
+        for h in headers
+        if _column_of(h, headers) is not None and sum(1 for o in headers if abs(o.y - h.y) <= _ROW_SLACK) < 2
+    ]
+    return row_heads, [h for h in headers if h not in row_heads]
+
+
 def _mentions(question: str, text: str) -> bool:
     """The cell's whole text appears in the question as a word sequence ('2.3.0' in 'version 2.3.0'; '#1042'
     in 'order 1042')."""
@@ -111,11 +122,13 @@ def table_answer(query: Query, observation: Observation) -> Answer | None:
     if not headers or not cells:
         return None
     question = query.question.strip().lower()
-    # a header with another header above it heads its row, not a column ('Chen Wei' in a list of people)
-    row_heads = [h for h in headers if _column_of(h, headers) is not None]
-    headers = [h for h in headers if h not in row_heads]
+    row_heads, headers = _split_headers(headers)
     keys = [c for c in cells + row_heads + _linked(observation, headers) if _mentions(query.question, c.text)]
-    key = max(keys, key=lambda c: len(c.text)) if keys else _named_row_key(query.question, cells + row_heads)
+    key = (
+        max(keys, key=lambda c: len(c.text))
+        if keys
+        else _named_row_key(query.question, cells + row_heads, headers)
+    )
     if key is None:
         return None
     row_name = _column_of(key, headers)
@@ -166,17 +179,29 @@ def _rival_columns(cell: Cell, row: list[Cell], headers: list[Cell]) -> list[tup
     return out
 
 
-def _named_row_key(question: str, cells: list[Cell]) -> Cell | None:
+def _named_row_key(question: str, cells: list[Cell], headers: list[Cell] = ()) -> Cell | None:  # type: ignore[assignment]
     """The one cell naming a row in other words than the question's: most of its words are in the question
-    ('Resident permit (first vehicle)' for 'a resident permit for my first car'), values never."""
+    ('Resident permit (first vehicle)' for 'a resident permit for my first car'), values never. A cell's column
+    header counts as one of its words when the question names it too ('Child (5-16)' under 'Ticket' for 'a child
+    ticket')."""
     asked = tokens(question)
+
+    def named(word: str) -> bool:
+        return max((token_match(word, a) for a in asked), default=0.0) >= 0.7
+
     scored = []
     for cell in cells:
-        words = set(tokens(cell.text))
-        if len(words) < 2 or value_shape(cell.text):
+        words = {w for w in tokens(cell.text) if not w.isdigit()}
+        header = _column_of(cell, list(headers)) if headers else None
+        kind = [w for w in tokens(header.text) if named(w)] if header is not None else []
+        if len(words) + len(kind[:1]) < 2 or value_shape(cell.text):
             continue
-        hits = sum(1 for w in words if max((token_match(w, a) for a in asked), default=0.0) >= 0.7)
-        if hits >= 2 and hits / len(words) >= 2 / 3:
+        hits = sum(1 for w in words if named(w))
+        if hits and kind:
+            words, hits = words | {kind[0]}, hits + 1
+        # most of its words, or three or more that make half of a describing cell ('Size limit of the local
+        # cache before eviction starts' for 'the default cache size limit')
+        if (hits >= 2 and hits / len(words) >= 2 / 3) or (hits >= 3 and hits / len(words) >= 1 / 2):
             scored.append((hits / len(words), hits, cell))
     if not scored:
         return None
@@ -202,8 +227,7 @@ def table_count(query: Query, observation: Observation) -> Answer | None:
         return None
     qualifier = " ".join(words[:-1])
     headers, cells = _cells(observation)
-    row_heads = [h for h in headers if _column_of(h, headers) is not None]
-    columns = [h for h in headers if h not in row_heads]
+    row_heads, columns = _split_headers(headers)
     hits = [c for c in cells + row_heads if " ".join(tokens(c.text)) == qualifier]
     heads = {id(_column_of(c, columns)) for c in hits}
     if not hits or len(heads) != 1 or _column_of(hits[0], columns) is None:

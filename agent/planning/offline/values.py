@@ -9,6 +9,7 @@ import re
 from agent.planning.offline.listings import peers_of
 from agent.planning.offline.page import MONEY_RX, Owners, directional_distance, reading_order, visible_text
 from agent.planning.offline.text import clip, norm, similarity, token_match, tokens
+from agent.planning.offline.vocabulary import label_forms
 from agent.types import Element, Observation
 
 _MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
@@ -128,19 +129,27 @@ def _own_value(text: str) -> str:
 
 
 def labelled_value(lines: list[str], attr_text: str, around: list[int] | None = None) -> str | None:
-    """'Author: Jane Doe' or 'Author' followed by 'Jane Doe' (definition lists, tables)."""
-    words = [re.escape(w) for w in attr_text.split()]
-    if not words:
+    """'Author: Jane Doe' or 'Author' followed by 'Jane Doe' (definition lists, tables); the attribute as asked
+    first, then the other names pages give it ('Telephone' for 'phone', 'Led by' for 'leads')."""
+    if not attr_text.split():
         return None
-    label = r"\b" + r"\s+".join(words) + r"s?\b"
     indices = around if around is not None else list(range(len(lines)))
     byline = re.fullmatch(
         r"(?:author|writer|wrote|written|authored|created|made|posted|published|by)", attr_text.strip(), re.I
     )
+    for k, form in enumerate(label_forms(attr_text)):
+        found = _labelled(lines, form, indices, around is not None, bool(byline) and k == 0)
+        if found:
+            return found
+    return None
+
+
+def _labelled(lines: list[str], form: str, indices: list[int], near_entity: bool, byline: bool) -> str | None:
+    label = r"\b" + r"\s+".join(re.escape(w) for w in form.split()) + r"s?\b"
     for n in indices:
         line = lines[n]
         if byline:
-            m = re.search(r"\bby\s+(?P<v>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,3})", line)
+            m = re.search(r"\b[Bb]y\s+(?P<v>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,3})", line)
             if m:
                 return m.group("v")
         m = re.search(label + r"\s*[:：=\-–—]\s*(?P<v>.+)$", line, re.I)
@@ -149,7 +158,7 @@ def labelled_value(lines: list[str], attr_text: str, around: list[int] | None = 
         if re.fullmatch(r"\s*" + label + r"\s*:?\s*", line, re.I) and n + 1 < len(lines):
             return clip(lines[n + 1], 200)
         m = re.match(r"^\s*" + label + r"\s+(?P<v>.{1,80})$", line, re.I)
-        if m and around is not None:
+        if m and near_entity and not re.match(r"(?:by|of|for|to|at|in|on|from|with)\b", m.group("v"), re.I):
             return clip(m.group("v"), 200)
     return None
 

@@ -212,3 +212,51 @@ SITE_SECTIONS: dict[str, frozenset[str]] = {  # stemmed, as text.tokens gives wo
     )
     for word in words.split()
 }
+
+
+#: What a page calls the doer of a verb a question asks with ('who leads X' -> 'Led by', 'Leader'), for verbs
+#: whose forms are not regular; a regular verb gets '<verb>ed by', '<verb>er' and '<verb>or' (see label_forms).
+_DOER_FORMS: dict[str, tuple[str, ...]] = {
+    "lead": ("led by", "leader", "lead", "hosted by"),
+    "run": ("run by", "organised by", "organized by", "host"),
+    "teach": ("taught by", "teacher", "tutor", "instructor", "lecturer"),
+    "write": ("written by", "writer", "author"),
+    "wrote": ("written by", "writer", "author"),
+    "own": ("owned by", "owner"),
+    "make": ("made by", "maker", "manufacturer"),
+    "give": ("given by", "speaker", "presenter"),
+    "take": ("taken by", "photographer"),
+    "speak": ("speaker",),
+}
+#: Words for the same attribute ('phone' on a page that says 'Telephone:' or 'Tel.').
+_ATTRIBUTE_SYNONYMS: dict[str, tuple[str, ...]] = {
+    "phone": ("telephone", "tel", "phone number", "call"),
+    "phone number": ("telephone", "tel", "phone", "telephone number"),
+    "telephone": ("phone", "tel"),
+    "email": ("e-mail", "email address"),
+    "address": ("location", "where", "find us"),
+    "price": ("cost", "fee"),
+    "cost": ("price", "fee", "costs"),
+    "fee": ("cost", "price", "charge"),
+    "opening hours": ("hours", "opening times", "open"),
+    "hours": ("opening hours", "opening times"),
+}
+
+
+def label_forms(attr_text: str) -> tuple[str, ...]:
+    """The ways a page may label ``attr_text``, the attribute itself first: its synonyms, and for a verb
+    ('leads', 'organises') the doer's labels ('Led by', 'Leader', 'Organised by', 'Organiser')."""
+    attr = " ".join(attr_text.lower().split())
+    forms = [attr, *_ATTRIBUTE_SYNONYMS.get(attr, ())]
+    if " " not in attr and attr.isalpha() and len(attr) > 3 and not attr.endswith(("ss", "us", "is")):
+        bases = (
+            [attr[:-2], attr[:-1]] if attr.endswith("es") else [attr[:-1]] if attr.endswith("s") else [attr]
+        )
+        known = next((b for b in bases if b in _DOER_FORMS), "")
+        if known:
+            forms += _DOER_FORMS[known]
+        elif attr.endswith(("s", "ed")):  # a verb a doer does: 'organises' -> 'Organised by', 'Organiser'
+            root = attr[:-2] if attr.endswith("ed") else attr[:-1]
+            root = root[:-1] if root.endswith("e") else root
+            forms += (f"{root}ed by", f"{root}er", f"{root}or")
+    return tuple(dict.fromkeys(forms))

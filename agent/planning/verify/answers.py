@@ -184,6 +184,44 @@ def qualifier_mismatch(question: str, context: str) -> str:
     return ""
 
 
+#: Elements that name a value's row or term on a page: a table cell, a defined term.
+_KEY_TAGS = ("td", "th", "dt")
+
+
+def _row_keys(observation: dict[str, Any]) -> list[tuple[str, tuple[str, int]]]:
+    """(key, column) of the page's short row keys and terms ('adult' and 'child' for rows 'Adult' and
+    'Child (5-16)' of one column): what the page itself tells values apart by. A key is its cell's text before
+    any bracket or comma, in words only; the column is the tag and left edge its cells share."""
+    out = []
+    for e in observation.get("elements") or []:
+        tag = (e.get("tag") or "").lower()
+        head = re.split(r"[(,:;–—]|\s-\s", str(e.get("text") or e.get("name") or ""), maxsplit=1)[0]
+        head = _norm(head)
+        box = e.get("bbox") or [0]
+        if tag in _KEY_TAGS and 3 <= len(head) <= 30 and re.fullmatch(r"[a-z][a-z' -]*", head):
+            out.append((head, (tag, round(float(box[0]) / 4))))
+    return out
+
+
+def _says(text: str, key: str) -> bool:
+    return re.search(rf"(?<![a-z]){re.escape(key)}s?(?![a-z])", text) is not None
+
+
+def rival_key(question: str, context: str, quote: str, observation: dict[str, Any]) -> str:
+    """Why a value read in ``context`` belongs to another row than the one ``question`` asks about ('' when it
+    does not): the page keys values by a row key the question names ('Child') and the context, besides the
+    quote, names another key of the same column ('adult £14') but not that one."""
+    asked, said = _norm(question), _norm(context).replace(_norm(quote), " ")
+    keys = _row_keys(observation)
+    wanted = {column for key, column in keys if _says(asked, key) and not _says(said, key)}
+    for key, column in keys:
+        if column in wanted and _says(said, key) and not _says(asked, key):
+            return (
+                f"it is said of {key!r}, and the page gives what the question asks about a value of its own"
+            )
+    return ""
+
+
 def count_check(part: GoalPart, n: int, reading: dict[str, Any] | None, observation: dict[str, Any]) -> str:
     """Why ``n`` cannot be how many items the page holds ('' when it can): controls are counted in the page's
     content as the planner counts them; other items must fill one of the page's lists (a filtered count: fit
@@ -368,7 +406,11 @@ def answer_evidence(
         for place in located[quote] or []:
             wrong = misread(part, quote, str(place.get("text") or ""))
             context = " ".join(str(place.get(k) or "") for k in ("text", "label", "column", "row_key"))
-            wrong = wrong or qualifier_mismatch(str(part.get("question") or ""), context)
+            wrong = (
+                wrong
+                or qualifier_mismatch(str(part.get("question") or ""), context)
+                or rival_key(str(part.get("question") or ""), context, quote, observation)
+            )
             if wrong:
                 why = why or f"{label}: {quote!r} was found, but {wrong}"
                 continue

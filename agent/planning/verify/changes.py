@@ -11,7 +11,8 @@ from agent.planning.offline import parse_goal
 from agent.planning.offline.records.delete import delete_confirmed, deletion_shown
 from agent.planning.offline.records.forms import on_record, record_words
 from agent.planning.offline.records.goal import RecordGoal
-from agent.planning.offline.records.plan import placed_values, record_goal_of, reread, saves_sent
+from agent.planning.offline.records.plan import record_goal_of
+from agent.planning.offline.records.progress import placed_values, reread, saves_sent
 from agent.planning.offline.records.proof import identity, read_change
 
 Proof = tuple[dict[str, Any] | None, str]

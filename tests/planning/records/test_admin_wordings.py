@@ -125,7 +125,7 @@ def test_agreeing_to_a_pages_risky_question_is_risky():
 
 
 def test_a_form_counts_as_read_again_only_after_a_click_that_loaded_another_page():
-    from agent.planning.offline.records.plan import reread
+    from agent.planning.offline.records.progress import reread
 
     typed = {"plan_step": 'Type "x" into "Notes"', "status": "success", "url": "http://a.test/r/2/edit"}
     saved = {"plan_step": 'Click the "Save" button', "status": "success", "url": "http://a.test/r/"}

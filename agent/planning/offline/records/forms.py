@@ -322,15 +322,19 @@ def holds(fill: Fill) -> bool:
     return current == norm(fill.value)
 
 
-def save_control(observation: Observation, after: list[Element]) -> Element | None:
-    """The button that saves the form holding ``after`` (the first save-like button below them)."""
+def save_control(
+    observation: Observation, after: list[Element], verbs: tuple[str, ...] = ()
+) -> Element | None:
+    """The button that saves the form holding ``after`` (the first save-like button below them); ``verbs``: the
+    operation's own words, which also save ('Resolve issue' closes one)."""
+    own = re.compile(r"\b(?:" + "|".join(re.escape(v) for v in verbs) + r")\b", re.I) if verbs else SAVE
     buttons = [
         e
         for e in _elements(observation)
         if kinds.is_button(e)
         and (e.get("tag") or "").lower() != "summary"
         and "aria-expanded" not in (e.get("attrs") or {})
-        and SAVE.search(visible_text(e) or field_label(e))
+        and (SAVE.search(visible_text(e) or field_label(e)) or own.search(visible_text(e) or field_label(e)))
         and not NOT_SAVE.search(visible_text(e) or field_label(e))
     ]
     if not buttons:

@@ -141,7 +141,7 @@ _RECORD_NOUNS = (
     "ticket", "bug", "defect", "issue", "task", "page", "wiki page", "article", "entry", "record", "item",
     "order", "request", "story", "report", "post", "note", "case", "incident", "feature", "enhancement",
     "milestone", "comment", "member", "user", "document", "plot", "booking", "customer", "product",
-    "person", "contact", "client", "employee", "project",
+    "person", "contact", "client", "employee", "project", "problem", "fault",
 )  # fmt: skip
 #: Words for the same kind of record: a control for another kind ('New Ticket' for a wiki page) is not it.
 KINDS: tuple[frozenset[str], ...] = (

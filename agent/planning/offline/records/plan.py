@@ -38,7 +38,6 @@ from agent.planning.offline.records.delete import (
 from agent.planning.offline.records.edits import read_text_edit
 from agent.planning.offline.records.forms import (
     FIELD_MATCH,
-    SAVE,
     Fill,
     best_match,
     field_label,
@@ -51,16 +50,30 @@ from agent.planning.offline.records.forms import (
     save_control,
     search_box,
 )
-from agent.planning.offline.records.goal import RecordGoal, kind_of, read_record_goal, record_question
+from agent.planning.offline.records.goal import (
+    OPERATIONS,
+    RecordGoal,
+    kind_of,
+    read_record_goal,
+    record_question,
+)
+from agent.planning.offline.records.progress import (
+    OWN_BUTTON,
+    clicked_targets,
+    ok_steps,
+    pending_save,
+    placed_in_form,
+    placed_values,
+    reread,
+    saves_sent,
+    searched_queries,
+)
 from agent.planning.offline.records.proof import CONFLICT, identity, read_change
 from agent.planning.offline.text import clip, norm, similarity, split_identifier
 from agent.types import Observation
 
 MAX_SAVES = 3
 MAX_STEPS = 5
-_CLICKED = re.compile(r'^Click (?:the )?["“«\'](?P<t>.+?)["”»\'](?: \w+)?$')
-_SEARCHED = re.compile(r'^Search for ["“«\'](?P<q>.+?)["”»\']$')
-_FILL_STEP = re.compile(r"^(?:Type|Append|Replace|Select|Check|Choose) ")
 _CREATING = re.compile(r"\b(?:new|create|add|file|submit|report|compose)\b", re.I)
 _ARTICLES = re.compile(r"^(?:the|a|an|that|this|its)\s+", re.I)
 LISTING_WORDS = "list index all browse view report reports overview roadmap milestones"
@@ -74,6 +87,8 @@ def record_goal_of(parsed: ParsedGoal) -> RecordGoal | None:
         return edit
     whole = read_record_goal(parsed.goal)
     if parsed.understood:
+        if whole is not None and whole.op == "open" and any(isinstance(i, TypeText) for i in parsed.intents):
+            return None  # 'open X, then type ... and click ...': opening is one of the steps the grammar read
         return whole if whole is not None and (whole.about or whole.number or whole.search) else None
     if not parsed.unknown:
         return None
@@ -123,76 +138,6 @@ def fill_step(fill: Fill) -> str:
     return TypeText(fill.value, fill.label, append=fill.how == "append").step()
 
 
-def _ok(history: list[HistoryItem]) -> list[HistoryItem]:
-    return [
-        h for h in history if h.get("status") == "success" and h.get("action") not in ("translate", "done")
-    ]
-
-
-def _clicked(history: list[HistoryItem]) -> set[str]:
-    return {m.group("t") for h in history if (m := _CLICKED.match(str(h.get("plan_step") or "")))}
-
-
-def _searched(history: list[HistoryItem]) -> set[str]:
-    return {m.group("q").lower() for h in history if (m := _SEARCHED.match(str(h.get("plan_step") or "")))}
-
-
-def saves_sent(history: list[HistoryItem]) -> int:
-    """How many saves were sent: successful clicks on a save-like control after the last fill step."""
-    count = 0
-    filled = False
-    for item in _ok(history):
-        step = str(item.get("plan_step") or "")
-        if _FILL_STEP.match(step):
-            filled = True
-        m = _CLICKED.match(step)
-        if m and filled and SAVE.search(m.group("t")):
-            count += 1
-    return count
-
-
-_CREDENTIAL = re.compile(r"user\s*name|\buser\b|password|passcode|\blogin\b", re.I)
-_PLACED = re.compile(
-    r'^(?:Type|Append|Select) ["“«\'](?P<v>.+?)["”»\'] (?:into|to|from) ["“«\'](?P<f>.+?)["”»\']'
-)
-
-
-def placed_values(history: list[HistoryItem]) -> tuple[str, ...]:
-    """The values the steps put into the record's form (not a login's credentials), for its proof."""
-    out: list[str] = []
-    for item in _ok(history):
-        m = _PLACED.match(str(item.get("plan_step") or ""))
-        if m and not _CREDENTIAL.search(m.group("f")) and m.group("v") not in out:
-            out.append(m.group("v"))
-    return tuple(out)
-
-
-def reread(history: list[HistoryItem]) -> bool:
-    """The record was opened again after the last save (a click after it that loaded another address): its form
-    now shows what was stored, not what was typed."""
-    items = _ok(history)
-    for n in range(len(items) - 1, -1, -1):
-        m = _CLICKED.match(str(items[n].get("plan_step") or ""))
-        if m and SAVE.search(m.group("t")):
-            return False
-        moved = n > 0 and items[n].get("url") != items[n - 1].get("url")
-        if m and (moved or (items[n].get("effect") or {}).get("url_changed")):  # type: ignore[attr-defined]
-            return True
-    return False
-
-
-def _pending_save(history: list[HistoryItem]) -> bool:
-    """The last thing done was a save (no fill step came after it)."""
-    for item in reversed(_ok(history)):
-        step = str(item.get("plan_step") or "")
-        if _FILL_STEP.match(step):
-            return False
-        m = _CLICKED.match(step)
-        if m and SAVE.search(m.group("t")):
-            return True
-    return False
-
-
 def plan_record(request: PlanRequest, goal: RecordGoal) -> PlanResult:
     """Next steps for a record goal on this page, or its end (proven, or unmet with what the page said)."""
     observation: Observation = request.get("observation") or {}
@@ -203,7 +148,7 @@ def plan_record(request: PlanRequest, goal: RecordGoal) -> PlanResult:
     if goal.op == "delete":
         return _delete(goal, observation, history, raw)
     saves = saves_sent(history)
-    if goal.op != "open" and saves and _pending_save(history):
+    if goal.op != "open" and saves and pending_save(history):
         return _after_save(goal, observation, history, saves, raw)
     if goal.op == "open":
         return _open(goal, observation, history, raw)
@@ -214,11 +159,11 @@ def plan_record(request: PlanRequest, goal: RecordGoal) -> PlanResult:
         return _fill(goal, observation, fills, raw)
     if not found:
         return _find(goal, observation, history, raw)
-    control = op_control(goal, observation, _clicked(history))
+    control = op_control(goal, observation, clicked_targets(history))
     if control is not None:
         return _steps([Click(field_label(control) or visible_text(control), _role(control)).step()],
                       f"open the form that does '{goal.op}'", raw)  # fmt: skip
-    section = _section(goal, observation, _clicked(history))
+    section = _section(goal, observation, clicked_targets(history))
     if section is not None:
         return _steps(
             [Click(visible_text(section), "link").step()], f"the {goal.noun} section has its controls", raw
@@ -228,7 +173,7 @@ def plan_record(request: PlanRequest, goal: RecordGoal) -> PlanResult:
         return _steps(
             [Navigate(named).step()], "pages here live at their name: open the new page's address", raw
         )
-    listing = _listing(goal, observation, _clicked(history)) if goal.op == "create" else None
+    listing = _listing(goal, observation, clicked_targets(history)) if goal.op == "create" else None
     if listing is not None:
         return _steps(
             [Click(visible_text(listing), "link").step()], "an index of records may offer to create one", raw
@@ -255,7 +200,7 @@ def _delete(
                       "the page asks to confirm the deletion the goal asks for", raw)  # fmt: skip
     if not on_record(goal, observation):
         return _find(goal, observation, history, raw)
-    control = op_control(goal, observation, _clicked(history))
+    control = op_control(goal, observation, clicked_targets(history))
     if control is None:
         return _unmet("step_failed", "The record has no control that deletes it here.", raw)
     return _steps([Click(field_label(control) or visible_text(control), _role(control)).step()],
@@ -268,9 +213,9 @@ def _role(el: Any) -> str:
 
 def _started(goal: RecordGoal, history: list[HistoryItem]) -> bool:
     """An operation control was already used on the confirmed record (its edit page may be titled otherwise)."""
-    return bool(_ok(history)) and any(
+    return bool(ok_steps(history)) and any(
         any(w in t.lower() for w in ("edit", "modify", "comment", "reply", "change"))
-        for t in _clicked(history)
+        for t in clicked_targets(history)
     )
 
 
@@ -285,7 +230,7 @@ def _form_ready(
     save = save_control(observation, [f.element for f in fills])
     return (
         bool(_CREATING.search(where))
-        or any(_CREATING.search(t) for t in _clicked(history))
+        or any(_CREATING.search(t) for t in clicked_targets(history))
         or (save is not None and bool(_CREATING.search(field_label(save))))
     )
 
@@ -321,22 +266,10 @@ def _first_stage(goal: RecordGoal, observation: Observation, fills: list[Fill]) 
     )
 
 
-def _placed(history: list[HistoryItem]) -> set[str]:
-    """Values already put into fields by earlier steps."""
-    done = set()
-    for item in _ok(history):
-        m = re.match(
-            r'^(?:Type|Append|Select|Replace ["“«\'].+?["”»\'] with) ["“«\'](?P<v>.+?)["”»\']',
-            str(item.get("plan_step") or ""),
-        )
-        if m:
-            done.add(m.group("v"))
-    return done
-
-
 def _fill(goal: RecordGoal, observation: Observation, fills: list[Fill], raw: dict[str, Any]) -> PlanResult:
     todo = [f for f in fills if not holds(f)]
-    save = save_control(observation, [f.element for f in fills])
+    own = OPERATIONS.get(goal.op, ()) if goal.op in OWN_BUTTON else ()
+    save = save_control(observation, [f.element for f in fills], own)
     if save is None:
         return _unmet("step_failed", "The form has no control that saves it (only preview or cancel).", raw)
     steps = [fill_step(f) for f in todo][: MAX_STEPS - 1]
@@ -373,7 +306,7 @@ def _after_save(
     if reading.problem and reading.problem != "preview":
         return _unmet("page_error", f"The page refused the change: {reading.problem}", raw)
     fills, _ = plan_fills(goal, observation)
-    if any(f.value not in _placed(history) for f in fills) and saves < MAX_SAVES:
+    if any(f.value not in placed_in_form(history) for f in fills) and saves < MAX_SAVES:
         return _fill(goal, observation, fills, raw)  # the next stage of the form takes the rest
     title = goal.title if goal.op == "create" else ""
     mine = RecordGoal(op="open", about=title or goal.about, number=goal.number)
@@ -390,8 +323,8 @@ def _find(
     goal: RecordGoal, observation: Observation, history: list[HistoryItem], raw: dict[str, Any]
 ) -> PlanResult:
     """Reach the record: the best matching link, the site's search, or a listing page."""
-    tried = _clicked(history)
-    searched = _searched(history)
+    tried = clicked_targets(history)
+    searched = searched_queries(history)
     if goal.search and goal.search.lower() not in searched:
         return _steps([Search(goal.search).step()], "search with the site's search as the goal asks", raw)
     link = record_link(goal, observation, tried)
@@ -457,8 +390,8 @@ def _section(goal: RecordGoal, observation: Observation, tried: set[str]) -> Any
 def _open(
     goal: RecordGoal, observation: Observation, history: list[HistoryItem], raw: dict[str, Any]
 ) -> PlanResult:
-    searched_now = goal.search and goal.search.lower() in _searched(history)
-    if on_record(goal, observation) and (not goal.search or searched_now) and _ok(history):
+    searched_now = goal.search and goal.search.lower() in searched_queries(history)
+    if on_record(goal, observation) and (not goal.search or searched_now) and ok_steps(history):
         heading = next((visible_text(e) for e in observation.get("elements") or [] if (e.get("tag") or "") == "h1"),
                        observation.get("title") or "")  # fmt: skip
         raw["record"]["seen"] = [heading]

@@ -1,0 +1,108 @@
+"""What the run's history says about a record's form: which steps succeeded, what was clicked, searched and
+typed into it, and whether (and how often) it was saved. The planner and the change check read it the same way."""
+
+from __future__ import annotations
+
+import re
+
+from agent.planning.base import HistoryItem
+from agent.planning.offline.records.forms import SAVE
+from agent.planning.offline.records.goal import OPERATIONS
+
+_CLICKED = re.compile(r'^Click (?:the )?["“«\'](?P<t>.+?)["”»\'](?: \w+)?$')
+_SEARCHED = re.compile(r'^Search for ["“«\'](?P<q>.+?)["”»\']$')
+_FILL_STEP = re.compile(r"^(?:Type|Append|Replace|Select|Check|Choose) ")
+
+#: Operations a form may end with a button named for them ('Resolve issue', 'Reopen').
+OWN_BUTTON = ("close", "reopen")
+_OWN_SAVE = re.compile(
+    r"\b(?:" + "|".join(re.escape(v) for op in OWN_BUTTON for v in OPERATIONS[op]) + r")\b", re.I
+)
+
+
+def saving(control: str) -> bool:
+    """A control of that name saves the record ('Save', 'Submit', 'Resolve issue')."""
+    return bool(SAVE.search(control) or _OWN_SAVE.search(control))
+
+
+def ok_steps(history: list[HistoryItem]) -> list[HistoryItem]:
+    return [
+        h for h in history if h.get("status") == "success" and h.get("action") not in ("translate", "done")
+    ]
+
+
+def clicked_targets(history: list[HistoryItem]) -> set[str]:
+    return {m.group("t") for h in history if (m := _CLICKED.match(str(h.get("plan_step") or "")))}
+
+
+def searched_queries(history: list[HistoryItem]) -> set[str]:
+    return {m.group("q").lower() for h in history if (m := _SEARCHED.match(str(h.get("plan_step") or "")))}
+
+
+def saves_sent(history: list[HistoryItem]) -> int:
+    """How many saves were sent: successful clicks on a save-like control after the last fill step."""
+    count = 0
+    filled = False
+    for item in ok_steps(history):
+        step = str(item.get("plan_step") or "")
+        if _FILL_STEP.match(step):
+            filled = True
+        m = _CLICKED.match(step)
+        if m and ((filled and SAVE.search(m.group("t"))) or _OWN_SAVE.search(m.group("t"))):
+            count += 1  # ('Resolve issue' saves with nothing filled: the form's choice was already right)
+    return count
+
+
+_CREDENTIAL = re.compile(r"user\s*name|\buser\b|password|passcode|\blogin\b", re.I)
+_PLACED = re.compile(
+    r'^(?:Type|Append|Select) ["“«\'](?P<v>.+?)["”»\'] (?:into|to|from) ["“«\'](?P<f>.+?)["”»\']'
+)
+
+
+def placed_values(history: list[HistoryItem]) -> tuple[str, ...]:
+    """The values the steps put into the record's form (not a login's credentials), for its proof."""
+    out: list[str] = []
+    for item in ok_steps(history):
+        m = _PLACED.match(str(item.get("plan_step") or ""))
+        if m and not _CREDENTIAL.search(m.group("f")) and m.group("v") not in out:
+            out.append(m.group("v"))
+    return tuple(out)
+
+
+def reread(history: list[HistoryItem]) -> bool:
+    """The record was opened again after the last save (a click after it that loaded another address): its form
+    now shows what was stored, not what was typed."""
+    items = ok_steps(history)
+    for n in range(len(items) - 1, -1, -1):
+        m = _CLICKED.match(str(items[n].get("plan_step") or ""))
+        if m and saving(m.group("t")):
+            return False
+        moved = n > 0 and items[n].get("url") != items[n - 1].get("url")
+        if m and (moved or (items[n].get("effect") or {}).get("url_changed")):  # type: ignore[attr-defined]
+            return True
+    return False
+
+
+def pending_save(history: list[HistoryItem]) -> bool:
+    """The last thing done was a save (no fill step came after it)."""
+    for item in reversed(ok_steps(history)):
+        step = str(item.get("plan_step") or "")
+        if _FILL_STEP.match(step):
+            return False
+        m = _CLICKED.match(step)
+        if m and saving(m.group("t")):
+            return True
+    return False
+
+
+def placed_in_form(history: list[HistoryItem]) -> set[str]:
+    """Values already put into fields by earlier steps."""
+    done = set()
+    for item in ok_steps(history):
+        m = re.match(
+            r'^(?:Type|Append|Select|Replace ["“«\'].+?["”»\'] with) ["“«\'](?P<v>.+?)["”»\']',
+            str(item.get("plan_step") or ""),
+        )
+        if m:
+            done.add(m.group("v"))
+    return done
