@@ -27,12 +27,12 @@ from tests.planning.pages import Page
         (
             "Search for drip irrigation kit, then tell me how long its warranty is.",
             "drip irrigation kit",
-            "tell me how long the drip irrigation kit's warranty is",
+            "tell me how long the warranty of the drip irrigation kit is",
         ),
         (
             "Use the site's search to find the drip irrigation kit and tell me how long its warranty is.",
             "drip irrigation kit",
-            "tell me how long the drip irrigation kit's warranty is",
+            "tell me how long the warranty of the drip irrigation kit is",
         ),
         (
             "search for blue lamp and tell me how much it costs",
@@ -45,6 +45,14 @@ def test_a_question_after_a_search_is_about_what_was_searched_for(goal, query, q
     parsed = parse_goal(goal)
     assert parsed.understood
     assert parsed.intents == (Search(query), Ask(question))
+
+
+def test_a_pronoun_in_a_second_question_is_the_one_the_first_asks_about():
+    parsed = parse_goal("Who's the councillor for Riverside ward and what's their email address?")
+    second = analyze(parsed.questions[1].question)
+    assert (second.attr, second.entity) == ("email address", "councillor for Riverside ward")
+    topic = parse_goal("Who wrote the article about the kiln and when was it published?")
+    assert analyze(topic.questions[1].question).by_topic
 
 
 def test_what_the_page_says_after_a_click_is_not_rewritten():

@@ -247,7 +247,9 @@ async (arg) => {
       for (const sel of ["caption", "legend", "thead"]) { const c = el.querySelector && el.querySelector(`:scope > ${sel}`); if (c) parts.push(c.innerText || ""); }
       let prev = el.previousElementSibling;
       for (let i = 0; prev && i < 3; prev = prev.previousElementSibling, i++) {
-        if (/^(H[1-6]|DT|TH|THEAD|LABEL|LEGEND|CAPTION|SUMMARY)$/.test(prev.tagName) || prev.querySelector("h1,h2,h3,h4,h5,h6")) {
+        // (a wrapper around a heading labels what follows it; a whole section before it does not)
+        if (/^(H[1-6]|DT|TH|THEAD|LABEL|LEGEND|CAPTION|SUMMARY)$/.test(prev.tagName) ||
+            (prev.querySelector("h1,h2,h3,h4,h5,h6") && (prev.innerText || "").length <= 200)) {
           parts.push(prev.innerText || ""); break;
         }
       }
@@ -368,9 +370,11 @@ async (arg) => {
       return `the row is named by its first cell (${key.slice(0, 60)}), which does not name the subject`;
     };
     const withHeading = (foreign, column, start) => {
-      // A row of the page's own content that names what the page's heading leaves out ('Child' under 'Ticket' on
-      // the page of the 'Deep Time' exhibition, for a child ticket to it): the heading and the row name the
-      // subject together. Not a row of a side block, nor one above the heading, nor one of look-alike rows.
+      // A table row of the page's own content that names what the page's heading leaves out ('Child' under
+      // 'Ticket' on the page of the 'Deep Time' exhibition, for a child ticket to it): the heading and the row
+      // name the subject together. Not a list item or card (a colleague's entry on a person's page names
+      // another), not a row linking elsewhere, nor one of a side block, above the heading, or of look-alikes.
+      if (foreign.el.tagName !== "TR" || foreign.el.querySelector("a[href]")) return false;
       const first = document.querySelector("h1");
       if (!first || !(first.compareDocumentPosition(start) & Node.DOCUMENT_POSITION_FOLLOWING)) return false;
       if (start.closest && start.closest("aside,nav,footer,[role=complementary],[role=navigation],[role=contentinfo]")) return false;
@@ -384,7 +388,8 @@ async (arg) => {
       const sheet = sheetOf(start);
       for (let n = start, depth = 0; n && depth < 30; n = parentOf(n), depth++) {
         if (n === document.body || n === document.documentElement) break;
-        const own = itemText(n) + " " + labelOf(n) + " " + column;
+        // (a side block, the site's footer or navigation answers only when it names the subject itself)
+        const own = itemText(n) + " " + (hardBlock(n) ? "" : labelOf(n)) + " " + column;
         // a block that names the subject only in another of its items says nothing of it where the quote is
         const byOthers = () => n !== start && !repeated(n) &&
           !holds(apartFromOtherItems(n, start) + " " + labelOf(n) + " " + column);

@@ -52,6 +52,7 @@ from agent.planning.offline.page_rules import (
     parse_url,
     parse_wait,
 )
+from agent.planning.offline.questions import analyze
 from agent.planning.offline.targets import question_text, shown
 from agent.planning.offline.text import (
     mask_quotes,
@@ -170,7 +171,12 @@ _NOTHING = re.compile(
 
 
 #: A pronoun in a question that points back at what an earlier step looked for ('its warranty', 'how much is it').
-_POSSESSIVE_BACK = re.compile(r"\b(?:its|their)\b", re.I)
+_POSSESSIVE_BACK = re.compile(r"\b(?:its|their|his|her)\b", re.I)
+#: ... and one that ends the question: 'what is their email address' -> 'the email address of X'.
+_POSSESSIVE_END = re.compile(
+    r"\b(?:its|their|his|her)\s+(?P<np>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)(?P<tail>\s+(?:is|are|was|were))?\s*\??$",
+    re.I,
+)
 _OBJECT_BACK = re.compile(
     r"\b(?:it|them)\b(?!\s+(?:says?|said|shows?|showed|displays?|reads?|means?|looks?|mentions?)\b)", re.I
 )  # ('what it says' is what the page says)
@@ -186,12 +192,30 @@ def _resolve_references(intents: list[Intent]) -> list[Intent]:
             subject = re.sub(r"^(?:the|a|an)\s+", "", intent.query.strip(), flags=re.I)
         elif isinstance(intent, Click) and intent.target and not intent.ordinal:
             subject = intent.target
-        elif isinstance(intent, Ask) and subject:
-            question = _POSSESSIVE_BACK.sub(f"the {subject}'s", intent.question)
-            question = _OBJECT_BACK.sub(f"the {subject}", question)
-            intent = Ask(question) if question != intent.question else intent
+        elif isinstance(intent, Ask):
+            if subject:
+                question = _POSSESSIVE_END.sub(rf"the \g<np> of the {subject}\g<tail>", intent.question)
+                question = _POSSESSIVE_BACK.sub(f"the {subject}'s", question)
+                question = _OBJECT_BACK.sub(f"the {subject}", question)
+                intent = Ask(question) if question != intent.question else intent
+            subject = _asked_about(intent.question) or subject
         out.append(intent)
     return out
+
+
+#: 'Who is the councillor for Riverside ward': the one a later 'their email' is about.
+_WHO_IS = re.compile(r"^\s*who(?:['’]s|\s+is|\s+was|\s+are)\s+(?:the\s+)?(?P<x>.+?)\s*\??$", re.I)
+
+
+def _asked_about(question: str) -> str:
+    """What a question is about, for a pronoun in the next one ('and what is their email'): the one a 'who is'
+    question describes, else the thing it names."""
+    who = _WHO_IS.match(question)
+    if who:
+        return who.group("x")
+    query = analyze(question)
+    entity = re.sub(r"^(?:the|a|an)\s+", "", query.entity, flags=re.I)
+    return f"{query.noun} about {entity}" if query.by_topic and entity else entity
 
 
 def _asks(clauses: list[str], spans: tuple[str, ...]) -> bool:

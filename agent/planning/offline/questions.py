@@ -258,6 +258,7 @@ def analyze(question: str) -> Query:
 
 def _classify(question: str) -> Query:
     q = re.sub(r"\s+", " ", question.strip().rstrip("?.! "))
+    q = re.sub(r"^(who|where|when|how)['’]s\b", r"\1 is", q, flags=re.I)  # "who's" is no possessive
     low = q.lower()
     filt = _PRICE_FILTER.search(q)
     price_filter = None

@@ -279,8 +279,26 @@ def quote_candidates(part: GoalPart, text: str) -> list[str]:
     found += [p.strip() for p in re.split(r"\s+[—–-]\s+", body) if p.strip() and p.strip() != body][:2]
     sentences = [p.strip() for p in re.split(r"(?<=[.!?])\s+", body) if len(p.strip()) > 3]
     found += sentences[:3] if len(sentences) > 1 else []  # an answer joined from several lines of the page
-    found += [m.group(0).strip() for m in _VALUE.finditer(body)]
+    # (a group of a longer figure is no value of its own: '1632' of the phone number '1632 850 205')
+    figures = [m.span() for m in _GROUPED.finditer(body)]
+    found += [body[a:b].strip() for a, b in figures]
+    found += [
+        m.group(0).strip()
+        for m in _VALUE.finditer(body)
+        if not _in_figure(body, m.start(), m.end()) and not any(a <= m.start() < b for a, b in figures)
+    ]
     return list(dict.fromkeys(found))[:8]
+
+
+#: A figure written in groups: a phone number ('0161 555 0100', '+44 (0)1632 850 205').
+_GROUPED = re.compile(r"(?<![\w.])\+?(?:\(?\d+\)?\d*[\s.-]){2,}\d+(?![\w.]\d)")
+
+
+def _in_figure(text: str, start: int, end: int) -> bool:
+    """The digits at text[start:end] are one group of a figure written in groups ('1632 850 205')."""
+    return bool(
+        re.search(r"\d[\s.-]$", text[max(0, start - 2) : start]) or re.match(r"[\s.-]\d", text[end : end + 2])
+    )
 
 
 def error_page(observation: dict[str, Any], readings: dict[str, dict[str, Any] | None]) -> str:

@@ -96,6 +96,14 @@ def _subject(text: str) -> list[str]:
     return out
 
 
+#: Capitalised words that are no name a block must say: days, months, 'I', titles ('Dr', 'Prof'), figures.
+_NOT_A_NAME = re.compile(
+    r"^(?:mon|tues|wednes|thurs|fri|satur|sun)days?$|^(?:january|february|march|april|may|june|july|august|"
+    r"september|october|november|december|i|dr|mr|mrs|ms|mx|prof|professor|sir|dame|cllr|rev)\.?$|^\d",
+    re.I,
+)
+
+
 def answer_part(question: str) -> GoalPart:
     """An answer part: what kind of answer, and the subject its block must name."""
     query = analyze(question)
@@ -116,6 +124,10 @@ def answer_part(question: str) -> GoalPart:
     elif query.kind == "generic":
         subject = _subject(question)
         need = math.ceil(len(subject) / 2)
+        # 'When are Dr Helen Okafor's office hours?': a block naming 'Dr Rhys Pemberton' and 'office hours' is
+        # another's; the name asked about must be named (not the first word, nor a day or month)
+        named = [w for w in proper_names(question.split(" ", 1)[-1]) if not _NOT_A_NAME.match(w)]
+        must = [w for w in _subject(" ".join(named)) if w in subject]
     return {
         "kind": "answer",
         "text": f"an answer to {question!r} quoted from the page",
