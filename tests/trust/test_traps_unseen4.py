@@ -63,3 +63,12 @@ async def test_their_email_in_a_second_question_is_the_one_the_first_asks_about(
     assert "l.vogt" not in (result.get("final_answer") or "")
     if result["terminal_type"] == "goal_satisfied":
         assert "d.patel@uni.example" in result["final_answer"]
+
+
+async def test_a_days_hours_in_a_side_block_headed_for_the_subject_answer(trap_run):
+    """The side block is headed 'Visitor centre opening hours' and gives each day's hours in a definition list."""
+    result, _ = await trap_run(
+        "What time does the visitor centre close on a Friday?", "/unseen4/dept/index.html"
+    )
+    assert_true_or_no_claim(result, "3:30pm", "/dept/index.html", "5:00pm")
+    assert result["terminal_type"] == "goal_satisfied", result.get("stop_reason")

@@ -367,6 +367,13 @@ async (arg) => {
       const first = [...row.cells].find((c) => norm(c.innerText));
       const key = norm(spanned(row) + " " + (first ? first.innerText : ""));
       if (!key || hits(key) > 0) return "";
+      // a row keyed by a person and placed by another cell: 'Riverside' in the ward column of a councillor's row
+      // (a cell of subject words only, not a note that also mentions it: 'Replaces order 1043')
+      const placed = [...row.cells].some((c) => {
+        const t = tokens(c.innerText || "");
+        return t.length > 0 && t.length <= 4 && t.every((w) => words.some((s) => named(w, s)));
+      });
+      if (placed) return "";
       return `the row is named by its first cell (${key.slice(0, 60)}), which does not name the subject`;
     };
     const withHeading = (foreign, column, start) => {
@@ -388,11 +395,10 @@ async (arg) => {
       const sheet = sheetOf(start);
       for (let n = start, depth = 0; n && depth < 30; n = parentOf(n), depth++) {
         if (n === document.body || n === document.documentElement) break;
-        // (a side block, the site's footer or navigation answers only when it names the subject itself)
-        const own = itemText(n) + " " + (hardBlock(n) ? "" : labelOf(n)) + " " + column;
+        const own = itemText(n) + " " + labelOf(n) + " " + column;
         // a block that names the subject only in another of its items says nothing of it where the quote is
         const byOthers = () => n !== start && !repeated(n) &&
-          !holds(apartFromOtherItems(n, start) + " " + labelOf(n) + " " + column);
+          !holds(apartFromOtherItems(n, start) + " " + labelOf(start) + " " + labelOf(n) + " " + column);  // (with the quote's own term: 'Friday')
         if (!foreign && holds(own) && !byOthers()) {
           // A side block (aside, nav, footer) naming the subject on a page whose heading names it too speaks of
           // a look-alike ("Blue Widget Pro" beside "Blue Widget"): the page's own content is what answers.
