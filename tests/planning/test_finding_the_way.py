@@ -250,3 +250,9 @@ def test_a_link_to_open_that_is_not_on_the_page_is_looked_for_through_the_site()
         }
     )
     assert result["proposed_actions"] == ["Navigate to https://clay.test/workshops"], result.get("reasoning")
+
+
+def test_opening_a_record_after_logging_in_is_still_a_record_to_find():
+    parsed = parse_goal("Log in as manager with password shop-manager-1 and open order SO-1003.")
+    record = record_goal_of(parsed)
+    assert record is not None and (record.op, record.number) == ("open", "SO-1003")

@@ -87,12 +87,19 @@ def record_goal_of(parsed: ParsedGoal) -> RecordGoal | None:
         return edit
     whole = read_record_goal(parsed.goal)
     if parsed.understood:
-        if whole is not None and whole.op == "open" and any(isinstance(i, TypeText) for i in parsed.intents):
+        if whole is not None and whole.op == "open" and _fills_after_opening(parsed.intents):
             return None  # 'open X, then type ... and click ...': opening is one of the steps the grammar read
         return whole if whole is not None and (whole.about or whole.number or whole.search) else None
     if not parsed.unknown:
         return None
     return read_record_goal(". ".join(parsed.unknown)) or whole
+
+
+def _fills_after_opening(intents: tuple[Intent, ...]) -> bool:
+    """Values are typed after the page is opened ('Open the workshop, then type "Dana" into "Your name"'): a
+    form on it is filled, not a record looked up (a log-in's typing before it does not count)."""
+    opened = next((n for n, i in enumerate(intents) if isinstance(i, Click)), None)
+    return opened is not None and any(isinstance(i, TypeText) for i in intents[opened + 1 :])
 
 
 def leading_intents(parsed: ParsedGoal) -> list[Intent]:
