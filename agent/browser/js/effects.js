@@ -247,8 +247,7 @@ async (arg) => {
       for (const sel of ["caption", "legend", "thead"]) { const c = el.querySelector && el.querySelector(`:scope > ${sel}`); if (c) parts.push(c.innerText || ""); }
       let prev = el.previousElementSibling;
       for (let i = 0; prev && i < 3; prev = prev.previousElementSibling, i++) {
-        // (a wrapper around a heading labels what follows it; a whole section before it does not)
-        if (/^(H[1-6]|DT|TH|THEAD|LABEL|LEGEND|CAPTION|SUMMARY)$/.test(prev.tagName) ||
+        if (/^(H[1-6]|DT|TH|THEAD|LABEL|LEGEND|CAPTION|SUMMARY)$/.test(prev.tagName) ||  // a heading's wrapper, not a whole section:
             (prev.querySelector("h1,h2,h3,h4,h5,h6") && (prev.innerText || "").length <= 200)) {
           parts.push(prev.innerText || ""); break;
         }
@@ -367,24 +366,18 @@ async (arg) => {
       const first = [...row.cells].find((c) => norm(c.innerText));
       const key = norm(spanned(row) + " " + (first ? first.innerText : ""));
       if (!key || hits(key) > 0) return "";
-      // a row keyed by a person and placed by another cell: 'Riverside' in the ward column of a councillor's row
-      // (a cell of subject words only, not a note that also mentions it: 'Replaces order 1043')
-      const placed = [...row.cells].some((c) => {
-        const t = tokens(c.innerText || "");
-        return t.length > 0 && t.length <= 4 && t.every((w) => words.some((s) => named(w, s)));
-      });
-      if (placed) return "";
+      // a row placed by a cell of subject words only ('Riverside' in a councillor's row), not by a note ('Replaces order 1043')
+      const placed = (c) => { const t = tokens(c.innerText || ""); return t.length > 0 && t.length <= 4 && t.every((w) => words.some((s) => named(w, s))); };
+      if ([...row.cells].some(placed)) return "";
       return `the row is named by its first cell (${key.slice(0, 60)}), which does not name the subject`;
     };
     const withHeading = (foreign, column, start) => {
-      // A table row of the page's own content that names what the page's heading leaves out ('Child' under
-      // 'Ticket' on the page of the 'Deep Time' exhibition, for a child ticket to it): the heading and the row
-      // name the subject together. Not a list item or card (a colleague's entry on a person's page names
-      // another), not a row linking elsewhere, nor one of a side block, above the heading, or of look-alikes.
-      if (foreign.el.tagName !== "TR" || foreign.el.querySelector("a[href]")) return false;
+      // A table row (no links, not a list item: a colleague's entry names another) under the page's heading, out of
+      // side blocks, naming what the heading leaves out ('Child' on the Deep Time exhibition's page): together they name the subject.
       const first = document.querySelector("h1");
-      if (!first || !(first.compareDocumentPosition(start) & Node.DOCUMENT_POSITION_FOLLOWING)) return false;
-      if (start.closest && start.closest("aside,nav,footer,[role=complementary],[role=navigation],[role=contentinfo]")) return false;
+      if (foreign.el.tagName !== "TR" || foreign.el.querySelector("a[href]") || !first ||
+          !(first.compareDocumentPosition(start) & Node.DOCUMENT_POSITION_FOLLOWING) ||
+          start.closest("aside,nav,footer,[role=complementary],[role=navigation],[role=contentinfo]")) return false;
       const page = low(document.title + " " + [...document.querySelectorAll("h1")].map((h) => h.innerText).join(" "));
       const row = low(foreign.text + " " + column);
       return holds(page + " " + row) && words.some((w) => named(row, w) && !named(page, w)) && !rival(foreign.el, true);
@@ -444,9 +437,7 @@ async (arg) => {
             return { ok: true, block: describe(n), block_text: norm(label + " " + foreign.text).slice(0, 300) };
           }
           if (n.parentElement && repeated(n)) { foreign = { el: n, block: describe(n), text: norm(itemText(n)).slice(0, 300) }; continue; }
-          if (withHeading(foreign, column, start)) {
-            return { ok: true, block: foreign.block, block_text: norm(foreign.text).slice(0, 300) };
-          }
+          if (withHeading(foreign, column, start)) return { ok: true, block: foreign.block, block_text: norm(foreign.text).slice(0, 300) };
           return { ok: false, block: foreign.block, block_text: foreign.text, why: "it sits in an item that does not name the subject" };
         }
         if (repeated(n) && n.parentElement) {
@@ -466,9 +457,7 @@ async (arg) => {
                  why: "it comes before the page's heading, which names the subject" };
       }
       if (!foreign && holds(page)) return { ok: true, block: "page", block_text: norm(page).slice(0, 300) };
-      if (foreign && withHeading(foreign, column, start)) {
-        return { ok: true, block: foreign.block, block_text: norm(page + " " + foreign.text).slice(0, 300) };
-      }
+      if (foreign && withHeading(foreign, column, start)) return { ok: true, block: foreign.block, block_text: norm(page + " " + foreign.text).slice(0, 300) };
       return { ok: false, block: foreign ? foreign.block : "page", block_text: foreign ? foreign.text : "",
                why: "nothing around it names the subject" };
     };
