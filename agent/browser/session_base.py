@@ -65,6 +65,7 @@ class SessionState:
         self._context: Any = None
         self._own_context = True
         self._tmp: Path | None = None
+        self._scratch: Any = None  # agent.browser.scratch.ScratchDir: _tmp, locked while this process lives
         self._profile: Path | None = None
         self._tabs: dict[str, TabState] = {}
         self._by_page: dict[int, TabState] = {}

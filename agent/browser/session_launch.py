@@ -17,14 +17,13 @@ import asyncio
 import contextlib
 import json
 import os
-import shutil
 import signal
-import tempfile
 from pathlib import Path
 from typing import Any, Self
 
 from agent.browser.launch import CHROMIUM_FLAGS, resolve_executable
 from agent.browser.options import BrowserOptions
+from agent.browser.scratch import ScratchDir, sweep_abandoned
 from agent.browser.scripts import browser_script
 from agent.browser.session_base import BrowserSessionError, SessionState
 from agent.browser.session_events import DOM_BINDING
@@ -105,7 +104,10 @@ class LaunchMixin(SessionState):
 
         # File-system work runs in a thread: no blocking calls on the event loop (`langgraph dev` forbids them).
         await asyncio.to_thread(self.run_dir.mkdir, parents=True, exist_ok=True)
-        self._tmp = Path(await asyncio.to_thread(tempfile.mkdtemp, prefix="wayfinder-browser-"))
+        self._scratch = await asyncio.to_thread(ScratchDir)
+        self._tmp = self._scratch.path
+        # what killed processes left behind, beside the launch (never raises; nothing waits for it)
+        asyncio.get_running_loop().run_in_executor(None, sweep_abandoned)
         self._pw = await async_playwright().start()
         opts = self.options
         if opts.cdp_url:
@@ -225,11 +227,11 @@ class LaunchMixin(SessionState):
             self._kill_leftovers()
         if self._proxy is not None:
             await self._proxy.stop()
-        if self._tmp is not None:
+        if self._scratch is not None:
             try:
-                await asyncio.to_thread(shutil.rmtree, self._tmp, ignore_errors=True)
+                await asyncio.to_thread(self._scratch.remove)
             except RuntimeError:  # the loop's executor is already shut down (interpreter exit)
-                shutil.rmtree(self._tmp, ignore_errors=True)
+                self._scratch.remove()
         self._closed = True
 
     def _kill_leftovers(self) -> None:
