@@ -81,3 +81,16 @@ async def test_a_click_that_changes_nothing_is_not_verified(run):
     report = (Path(result["run_dir"]) / "report.html").read_text()
     assert '<li class="unproven">' in report and "nothing changed" in report
     assert result["final_answer"] is None
+
+
+async def test_a_click_whose_link_leads_to_an_error_page_is_not_done(run):
+    """The link was there and was clicked, and the page changed: to a 404 page. That is no open pricing page."""
+    result, records = await run("Click Pricing", "/controls.html")
+    assert result["terminal_type"] != "goal_satisfied"
+    clicks = [
+        r for r in records if r.get("node") == "execute" and (r.get("action") or {}).get("action") == "click"
+    ]
+    assert clicks, "the link was clicked"
+    assert any("HTTP 404" in m for m in saved(result)["missing"]), saved(result)["missing"]
+    done, _ = await run("Click Next page", "/controls.html")
+    assert done["terminal_type"] == "goal_satisfied"

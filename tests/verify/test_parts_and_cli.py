@@ -193,6 +193,17 @@ def test_a_click_on_a_text_that_mentions_the_item_does_not_prove_the_item_was_cl
         assert judge(parts, [clicked(target)], {}, answer="")["evidence"], target
 
 
+def test_a_click_that_led_to_an_error_page_is_not_proven():
+    """ "Open the pricing page": the link was clicked and the page changed, but to a 404 or a 500."""
+    parts = goal_parts("Click Pricing")
+    effect = {"changed": True, "navigated": True, "errors": [], "summary": "navigated", "http_status": 404}
+    item = {"step": 1, "status": "success", "action": "click", "target": 'link "Pricing"', "effect": effect}
+    verdict = judge(parts, [item], {}, answer="")
+    assert not verdict["evidence"] and "HTTP 404" in verdict["missing"][0]
+    effect.pop("http_status")
+    assert judge(parts, [item], {}, answer="")["evidence"]
+
+
 def test_the_cli_says_not_verified_and_prints_no_answer(capsys):
     result = {
         "terminal_type": "goal_failed",

@@ -219,6 +219,8 @@ def _changed(part: GoalPart, items: Items, *, after: int = 0) -> Proof:
         effect = _effect(item)
         if effect.get("errors"):
             return None, f"{part.get('text')}: the page answered {effect['errors'][0]!r}"
+        if effect.get("http_status"):  # a link to a missing or broken page changes the page too
+            return None, f"{part.get('text')}: the page it led to answered HTTP {effect['http_status']}"
         target = effect.get("target") or {}
         if part.get("kind") == "choose" and (target.get("checked") or target.get("selected")):
             return _from_effect(part, item, effect.get("summary") or "chosen"), ""
