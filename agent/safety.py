@@ -59,13 +59,24 @@ def _is_link(element: dict[str, Any]) -> bool:
     return element.get("role") == "link" or (element.get("tag") == "a" and element.get("role") != "button")
 
 
+#: A card that pays for nothing: 'Library card number', 'Member card no.' name an account, not a payment card.
+_ACCOUNT_CARD = re.compile(
+    r"\b(?:library|member(?:ship)?|loyalty|student|staff|employee|patron|reader|club|identity|id)\s+card",
+    re.I,
+)
+
+
 def _is_payment_field(element: dict[str, Any]) -> bool:
     attrs = element.get("attrs") or {}
     if _PAYMENT_AUTOCOMPLETE.match(attrs.get("autocomplete", "")):
         return True
-    return element.get("editable", True) and bool(
-        _PAYMENT_NAME.search(" ".join([element.get("name") or "", attrs.get("name", "")]))
-    )
+    names = " ".join([element.get("name") or "", attrs.get("name", "")])
+    found = _PAYMENT_NAME.search(names)
+    if found and re.match(r"card", found.group(0), re.I):
+        digits = re.sub(r"[\s-]", "", str(element.get("value") or ""))
+        if _ACCOUNT_CARD.search(names) or (digits.isdigit() and len(digits) < 12):
+            return False  # an account's card, or a number too short for any payment card (12-19 digits)
+    return element.get("editable", True) and bool(found)
 
 
 def frame_url(observation: dict[str, Any] | None, element: dict[str, Any] | None) -> str:

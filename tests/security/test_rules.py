@@ -57,6 +57,17 @@ def test_submitting_payment_details():
     assert _click({**pay, "elements": [pay["elements"][0]]})["risk"] == "low"  # no payment field
     password = _submit_page("Save", name="Code", input_type="password", value="********")
     assert _click(password, goal="type 4471 in both boxes, then click Save")["risk"] == "low"
+    card = _submit_page("Continue", name="Card number", value="4111 1111 1111 1111")
+    assert "payment details" in _click(card)["reasons"][0]
+
+
+@pytest.mark.parametrize(
+    "field",
+    [{"name": "Library card number", "value": "4111111111111111"}, {"name": "Card number", "value": "20417"}],
+)
+def test_an_account_card_is_no_payment_card(field):
+    """'Sign in with library card 20417 and PIN 4321': a member's card, or a number too short to pay with."""
+    assert _click(_submit_page("Sign in", **field))["risk"] == "low"
 
 
 def test_what_the_page_asked_for():

@@ -18,7 +18,43 @@ I = re.IGNORECASE  # noqa: E741 - short alias keeps the rule patterns readable
 _CRED = r"(?:" + MASK + r"\d+" + MASK + r"|[^\s,;()]+)"
 
 
-def _credentials(rest: str, spans: tuple[str, ...]) -> tuple[str, str, str]:
+#: An account identifier a site may ask for instead of a user name: 'library card', 'member number', 'patient
+#: ID', 'card number' (the words the goal uses name the field).
+_IDENTIFIER = re.compile(
+    r"\b(?:with|using)\s+(?:the\s+|my\s+|an?\s+)?(?P<f>(?:[a-z]+\s+){0,2}?(?:card|number|id|no\.?|code)"
+    r"(?:\s+(?:number|no\.?))?)\s*[:=#]?\s*(?P<u>" + MASK + r"\d+" + MASK + r"|[\w.@-]*\d[\w.@-]*)",
+    I,
+)
+#: A secret that is not called a password: 'PIN 4321', 'passphrase "..."'.
+_OTHER_SECRET = re.compile(
+    r"(?:,\s*|\s+and\s+|\s+with\s+|\s+using\s+|\s+)?(?:the\s+|a\s+|my\s+)?(?P<f>pin(?:\s+code)?|passphrase|"
+    r"access\s+code|security\s+code)\s*(?:is\s+|of\s+|=\s*|:\s*)?(?P<p>" + _CRED + ")",
+    I,
+)
+
+
+def credential_fields(rest: str, spans: tuple[str, ...]) -> tuple[str, str, str, str, str]:
+    """(identifier, its field words, secret, its field words, leftover): 'with library card 20417 and PIN 4321'
+    -> ('20417', 'library card', '4321', 'pin', ''); the usual 'as dave with password s3cret' -> ('dave',
+    'username', 's3cret', 'password', '')."""
+    secret_field = "password"
+    user, password, rest = _credentials(rest, spans, allow_user=False)
+    if not password:
+        other = _OTHER_SECRET.search(rest)
+        if other:
+            password, secret_field = value(other.group("p"), spans), other.group("f").lower()
+            rest = rest[: other.start()] + " " + rest[other.end() :]
+    ident = _IDENTIFIER.search(rest)
+    if ident and not re.fullmatch(r"(?:user\s*)?id", ident.group("f").strip(), I):
+        field = re.sub(r"\s+", " ", ident.group("f").strip().lower())
+        rest = rest[: ident.start()] + " " + rest[ident.end() :]
+        return value(ident.group("u"), spans), field, password, secret_field, rest.strip()
+    user, more, rest = _credentials(rest, spans)
+    field = "email" if "@" in user else "username"
+    return user, field, password or more, secret_field, rest
+
+
+def _credentials(rest: str, spans: tuple[str, ...], allow_user: bool = True) -> tuple[str, str, str]:
     """(user, password, leftover) from the tail of a login/sign-up clause."""
     password = ""
     pm = re.search(
@@ -31,6 +67,8 @@ def _credentials(rest: str, spans: tuple[str, ...]) -> tuple[str, str, str]:
         password = value(pm.group("p"), spans)
         rest = rest[: pm.start()] + " " + rest[pm.end() :]
     user = ""
+    if not allow_user:
+        return user, password, rest
     um = re.search(
         r"(?:\b(?:as|with|using)\s+(?:(?:the|my|an?)\s+)?(?:(?:username|user\s*name|user|e-?mail(?:\s+address)?"
         r"|login|account|id)\s*[:=]?\s*)?|\b(?:username|user\s*name|user|e-?mail(?:\s+address)?|login)\s*"
@@ -67,6 +105,8 @@ def parse_login(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
     if re.match(r"^(?:log|sign)[\s-]*(?:out|off)\b|^(?:logout|signout)$", c, I):
         return [Click(target="log out")]
     m = re.match(r"^(?:(?:log|sign)[\s-]*(?:in|on)|login|signin|authenticate)(?:to)?\b(?P<rest>.*)$", c, I)
+    if not m:  # 'As mkovacs with password fjord-lamp, ...': the account the rest is done as
+        m = re.match(r"^(?P<rest>as\s+\S+\s*(?:\(|,?\s*(?:with|using)\b).*(?:password|pass|pin)\b.*)$", c, I)
     if not m:
         return None
     prefix, rest = _site_prefix(m.group("rest"), spans)
@@ -75,7 +115,7 @@ def parse_login(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
     )
     if provider:
         return [*prefix, Click(target=f"log in with {value(provider.group('p'), spans)}")]
-    user, password, leftover = _credentials(rest, spans)
+    user, user_field, password, secret_field, leftover = credential_fields(rest, spans)
     if not user and not password:
         if re.sub(
             r"\b(?:now|here|again|with\s+(?:my|the)\s+account|to\s+(?:your|my|the)\s+account)\b",
@@ -85,11 +125,13 @@ def parse_login(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
         ).strip():
             return None
         return [*prefix, Click(target="log in")]
+    if re.sub(r"[\s(),/]+|\band\b", "", leftover, flags=I):
+        return None  # words left over are no credentials: not read as a login, never dropped unread
     intents: list[Intent] = list(prefix)
     if user:
-        intents.append(TypeText(user, "email" if "@" in user else "username"))
+        intents.append(TypeText(user, user_field))
     if password:
-        intents.append(TypeText(password, "password"))
+        intents.append(TypeText(password, secret_field))
     intents.append(Submit("login"))
     return intents
 

@@ -46,7 +46,8 @@ VERB_START = re.compile(
         |follow|use|answer|is\s+there|are\s+there|does|did|verify|confirm|report|key\s+in|insert|paste
         |activate|expand|collapse|focus|locate|identify|determine
         |file|create|make|post|edit|update|change|rename|delete|resolve|reopen|book|reserve|enrol|enroll|assign
-        |comment|reply|publish|save|cancel|archive|upload|raise|append)\b""",
+        |comment|reply|publish|save|cancel|archive|upload|raise|append|renew|withdraw|revoke|approve|reject
+        |decline|restore|unsubscribe|unenrol+|borrow|reschedule|request|apply)\b""",
     re.I | re.X,
 )
 

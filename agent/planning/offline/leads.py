@@ -40,11 +40,14 @@ def login_lead(pending: list[Intent], observation: Observation) -> str | None:
     elements = observation.get("elements") or []
     if any((e.get("input_type") or "") == "password" for e in elements):
         return None
-    step = Click("log in", role="link")
-    pick = choose(
-        rank(elements, step.target, role="link", accept=lambda e: is_link(e) or is_button(e)), step.target
-    )
-    return step.step() if pick.ok else None
+    for target in ("log in", "my account", "account"):  # a site without a 'Log in' link asks at the account
+        step = Click(target, role="link")
+        pick = choose(
+            rank(elements, target, role="link", accept=lambda e: is_link(e) or is_button(e)), target
+        )
+        if pick.ok:
+            return step.step()
+    return None
 
 
 def _short_links(observation: Observation) -> list[Element]:

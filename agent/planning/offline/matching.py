@@ -25,6 +25,7 @@ from agent.planning.offline.page import (
     is_text_field,
     labels,
     reading_order,
+    rect,
     role_of,
     visible_text,
 )
@@ -300,6 +301,15 @@ def find_anchor(observation: Observation, phrase: str) -> Element | None:
     return best if best_score >= 0.62 else None
 
 
+def _on_line_of(anchor: Element, other: Element) -> bool:
+    """``other``'s middle is within the anchor's height: the same line of a row, however far apart."""
+    a, b = rect(anchor), rect(other)
+    if not a or not b:
+        return False
+    middle = b[1] + b[3] / 2
+    return a[1] <= middle <= a[1] + a[3]
+
+
 def choose_near(
     observation: Observation, ranked: list[Scored], phrase: str, anchor_phrase: str, *, what: str = "element"
 ) -> Pick:
@@ -320,6 +330,9 @@ def choose_near(
     best = dist[0][2]
     if not math.isfinite(dist[0][0]):
         return choose(pool, phrase, what=what)
+    level = [s for s in pool if _on_line_of(anchor, s.element)]
+    if not owned and len(level) == 1:
+        best, dist = level[0], [(0.0, 0, level[0])]  # the one on the anchor's own line (a wide table's row)
     if (
         len(dist) > 1
         and not owned

@@ -61,6 +61,8 @@ OPERATIONS: dict[str, tuple[str, ...]] = {
         "log a new",
     ),  # fmt: skip
     "open": ("open", "show", "show me", "take me to", "bring me to", "go to", "find", "navigate to", "view"),
+    # an item's own control does it ('Renew', 'Withdraw'): see records.row_actions
+    "act": ("renew", "withdraw", "revoke", "approve", "reject", "decline", "restore", "unenrol", "unenroll"),
 }
 #: The words each operation's control is likely to carry ("New Ticket", "Add comment", "Modify", "Edit page").
 CONTROL_WORDS: dict[str, tuple[str, ...]] = {
@@ -74,6 +76,7 @@ CONTROL_WORDS: dict[str, tuple[str, ...]] = {
     "edit": ("edit", "modify", "change"),
     "delete": ("delete", "remove"),
     "open": (),
+    "act": (),
 }
 #: The status an operation leaves a record in, matched against a status field's options or radio labels.
 STATUS_WORDS: dict[str, tuple[str, ...]] = {
@@ -104,6 +107,17 @@ _TEXT = re.compile(
     I,
 )
 _COLON_VALUE = re.compile(r":\s*(?P<v>\x00\d+\x00)\s*$")
+#: The same words before an unquoted text that runs to the end: "a page called X that says: Visitors park in C".
+_BARE_TEXT = re.compile(
+    r"\b(?:saying|that\s+says|which\s+says|says|reading|that\s+reads|with\s+(?:the\s+)?(?:text|body|content|"
+    r"description|message))\s*:?\s+(?P<v>(?!\x00)[^\x00]*?\w[^\x00]*?\s[^\x00]*?)\s*$",
+    I,
+)
+#: "with high priority", "with a low severity": the value before its field's name.
+_VALUE_FIELD = re.compile(
+    r"\bwith\s+(?:an?\s+|the\s+)?(?P<v>[a-z]+)\s+(?P<f>priority|severity|urgency|importance|status|impact)\b",
+    I,
+)
 _V = r"(?P<v>\x00\d+\x00|[\w.@/-]+)"
 _F = r"(?P<f>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
 #: "with priority critical", "and severity: major"
@@ -120,7 +134,10 @@ _VERB_SETTING = re.compile(
     I,
 )
 _TO_VALUE = re.compile(r"\b(?:to|as|into)\s+(?P<v>\x00\d+\x00|[\w.@/-]+(?:\s+[\w.@/-]+)?)\s*$", I)
-_ASSIGN = re.compile(r"\b(?:assign|reassign|give)\b.*?\bto\s+(?P<v>\x00\d+\x00|[\w.@-]+)\s*[.!]?\s*$", I)
+_ASSIGN = re.compile(
+    r"\b(?i:assign|reassign|give)\b.*?\b(?i:to)\s+(?P<v>\x00\d+\x00|[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){1,3}|[\w.@-]+)"
+    r"\s*[.!]?\s*$"
+)
 _DESCRIBED = re.compile(
     r"\b(?:the|that|this|a|an|my|our)\s+(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?P<how>about|where|on|"
     r"regarding|concerning|for|with\s+the\s+title|titled|called|named|in\s+which|that|which|whose)\s+"
@@ -169,6 +186,7 @@ _PAGE_WORD = re.compile(r"(?:\s+(?:wiki\s+)?page)?(?:\s*,?\s+keeping\b.*)?$", I)
 _REFERENCE = re.compile(r"\b(?:that|this|the\s+same|it|its)\b", I)
 _NOT_FIELDS = frozenset("it its this that the a an them new one".split())
 _LOGIN = re.compile(r"^\s*(?:(?:log|sign)[\s-]*(?:in|on)|login|signin)\b", I)
+_AS_USER = re.compile(r"^\s*as\s+\S+\s*(?:\(|,?\s*(?:with|using)\b)", I)
 _NAME = r"(?:\x00\d+\x00|[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3})"
 #: A record named right after its noun: 'customer Bruno Keller', 'the user "Test Customer"' (capitals or quotes).
 _NAMED = re.compile(
@@ -194,7 +212,7 @@ _KEEP = re.compile(
 class RecordGoal:
     """What a record goal asks: ``op`` on a record described by ``about``/``number``, setting ``values``."""
 
-    op: str  # create | comment | update | close | reopen | append | delete | open
+    op: str  # create | comment | update | close | reopen | append | delete | open | act
     noun: str = ""  # what the goal calls the record: ticket, defect, wiki page ...
     about: str = ""  # words describing an existing record ("the laptop does not wake from sleep")
     number: str = ""  # "#12"
@@ -208,6 +226,7 @@ class RecordGoal:
     replace: tuple[
         str, ...
     ] = ()  # (old, new): a text edit of the record's body, the rest kept (records.edits)
+    verb: str = ""  # act, cancel: the verb as the goal says it ('renew'), which names the item's control
     wording: str = field(default="", compare=False)  # the goal's own words, quoted values left out
     spans: tuple[str, ...] = field(default=(), compare=False)
     said: str = field(default="", compare=False)  # the goal with its quoted values masked (\x00n\x00)
@@ -266,7 +285,7 @@ def read_record_goal(goal: str) -> RecordGoal | None:
         masked,
     )
     sentences = [s for s in _SENTENCES.split(masked) if s.strip()]
-    op, rest, described = "", "", ""
+    op, rest, described, verb = "", "", "", ""
     for sentence in sentences:
         context = _CONTEXT.match(sentence)
         if context:  # 'In the wiki, make a new page ...', 'On the CodingStyle wiki page, ...'
@@ -275,6 +294,7 @@ def read_record_goal(goal: str) -> RecordGoal | None:
         found, after = _op_of(sentence)
         if found and not op:
             op, rest = found, after
+            verb = _FILLERS.sub("", sentence.strip()).split(" ", 1)[0].lower()
         elif not found and not op and not _LOGIN.match(sentence):
             described = f"{described} {sentence}".strip()
     search = _SEARCH.search(masked)
@@ -284,15 +304,27 @@ def read_record_goal(goal: str) -> RecordGoal | None:
     if not op:
         return None
     body = rest.rstrip(" .!?")
+    if op == "create" and re.match(r"^\x00\d+\x00\s+(?:to|onto|into)\s+(?!me\b)", body, I):
+        op = "append"  # 'add "Order a badge" to the Onboarding Checklist page': a line for a record that exists
     title = next((m.group("v") for m in _TITLE.finditer(body)), "")
     text = next((m.group("v") for m in _TEXT.finditer(body)), "")
     if not text:
         colon = _COLON_VALUE.search(body)
         text = colon.group("v") if colon else ""
+    if not text and op in ("create", "comment"):
+        bare = _BARE_TEXT.search(body)
+        text = bare.group("v") if bare else ""
     if not text and op == "append":
         first = re.search(r"\x00\d+\x00", body)  # 'Append the line "Week 51: alice" to ...'
         text = first.group(0) if first else ""
-    number = _NUMBER.search(masked)
+    number = next(  # not 'card number 20417' of a log-in
+        (
+            n
+            for n in (_NUMBER.search(x) for x in sentences if not _LOGIN.match(x) and not _AS_USER.match(x))
+            if n
+        ),
+        None,
+    )
     about = ""
     noun = ""
     adds = False
@@ -305,8 +337,11 @@ def read_record_goal(goal: str) -> RecordGoal | None:
     settings: list[tuple[str, str]] = []
     loose: list[str] = []
     stripped = body
-    for rx in (_TITLE, _TEXT):
+    for rx in (_TITLE, _TEXT, *((_BARE_TEXT,) if text else ())):
         stripped = rx.sub(" ", stripped)
+    for m in _VALUE_FIELD.finditer(stripped):
+        settings.append((m.group("f").lower(), _clean(m.group("v"), spans)))
+    stripped = _VALUE_FIELD.sub(" ", stripped)
     if about:
         stripped = stripped.replace(about, " ")
     assign = _ASSIGN.search(masked)
@@ -365,6 +400,14 @@ def read_record_goal(goal: str) -> RecordGoal | None:
         about = _PREDICATE.sub(
             "", _ARTICLE.sub("", described.strip(" .,"))
         ).strip()  # 'The dark mode colours ... are fixed now.'
+    if (
+        not about and not number and op in ("act", "cancel")
+    ):  # 'renew my loan of X', 'withdraw my pending request'
+        item = re.match(
+            r"^(?:my|the|our|this|that)?\s*(?P<n>(?:[\w-]+\s+){0,3}?)(?:of|on|for)\s+(?P<d>.+)$", body, I
+        )
+        about = item.group("d") if item else _ARTICLE.sub("", re.sub(r"^my\s+", "", body, flags=I))
+        noun = noun or (item.group("n").split() or [""])[-1].lower() if item else noun
     about = "" if search else _PAGE_WORD.sub("", about).strip()
     named = _NAMED.search(f"{described} . {body}") if not (about or number or search) else None
     if named and op != "create":
@@ -387,6 +430,7 @@ def read_record_goal(goal: str) -> RecordGoal | None:
         search=_clean((search.group("q") or search.group("q2") or "") if search else "", spans),
         first_found=first_found,
         adds=adds,
+        verb=verb if op in ("act", "cancel") else "",
         wording=re.sub(r"\x00\d+\x00", " ", masked).replace(title, " ")
         if title
         else re.sub(r"\x00\d+\x00", " ", masked),

@@ -69,6 +69,14 @@ from agent.planning.offline.records.progress import (
     searched_queries,
 )
 from agent.planning.offline.records.proof import CONFLICT, identity, read_change
+from agent.planning.offline.records.row_actions import (
+    acted_at,
+    action_shown,
+    agree_control,
+    own_list_link,
+    row_anchor,
+    row_control,
+)
 from agent.planning.offline.text import clip, norm, similarity, split_identifier
 from agent.types import Observation
 
@@ -154,6 +162,10 @@ def plan_record(request: PlanRequest, goal: RecordGoal) -> PlanResult:
     }
     if goal.op == "delete":
         return _delete(goal, observation, history, raw)
+    if goal.verb:
+        acted = _row_action(goal, observation, history, raw)
+        if acted is not None:
+            return acted
     saves = saves_sent(history)
     if goal.op != "open" and saves and pending_save(history):
         return _after_save(goal, observation, history, saves, raw)
@@ -212,6 +224,42 @@ def _delete(
         return _unmet("step_failed", "The record has no control that deletes it here.", raw)
     return _steps([Click(field_label(control) or visible_text(control), _role(control)).step()],
                   "the record's own delete control", raw)  # fmt: skip
+
+
+def _row_action(
+    goal: RecordGoal, observation: Observation, history: list[HistoryItem], raw: dict[str, Any]
+) -> PlanResult | None:
+    """An item of a list done by its own control ('Renew' on the loan's row), then the page's confirmation
+    answered yes, and the end only when the page shows it done; None when this page has no such control and
+    nothing was done yet (a cancel may still be a status set in the record's form)."""
+    tried = clicked_targets(history)
+    if acted_at(goal, history) >= 0:
+        agree = agree_control(goal, observation, history)
+        if agree is not None:
+            return _steps([Click(visible_text(agree), "button").step()], "the page asks to confirm it", raw)
+        quote = action_shown(goal, observation, history)
+        raw["record"]["seen"] = [quote] if quote else []
+        if quote:
+            return _result(task_complete=True, success=True, final_answer=f"Done. The page says: {quote}",
+                           raw=raw, reasoning=f"the page shows the {goal.noun or 'item'} {goal.verb} done")  # fmt: skip
+        return _unmet(
+            terminals.UNVERIFIED, f"Clicked {goal.verb!r}, but the page does not show it done.", raw
+        )
+    control = row_control(goal, observation, tried)
+    if control is not None:
+        near = row_anchor(goal, control, observation)
+        return _steps([Click(visible_text(control), _role(control), near=near).step()],
+                      f"the {goal.noun or 'item'}'s own {goal.verb!r} control, on its row", raw)  # fmt: skip
+    if goal.op != "act":
+        return None
+    place = own_list_link(goal, observation, tried)
+    if place is not None:
+        return _steps([Click(visible_text(place), "link").step()], "the list of the user's own items", raw)
+    return _unmet(
+        "step_failed",
+        f"No {goal.noun or 'item'} named {record_words(goal)!r} offers {goal.verb!r} here.",
+        raw,
+    )
 
 
 def _role(el: Any) -> str:

@@ -1,0 +1,261 @@
+"""Acting on one item of a list by its own control: "renew my loan of X", "cancel my hold on Y", "withdraw my
+pending leave request", "revoke the key named ci-runner".
+
+Such an item has no page of its own to edit: it is a row (or a card) of a list of the user's things, and the
+row carries a button named for what it does ("Renew", "Cancel hold", "Withdraw"). The row is the one whose own
+text names the item best (all its names, most of its describing words, clearly ahead of every other row); a tie
+is no guess. After the click, a page that asks "are you sure?" is answered yes, and the change is proven only by
+what the page then shows: a line with the verb done ("renewed", "withdrawn") naming the item, or the item's row
+saying so, or such a line while the item's row no longer offers the control.
+
+Nothing here knows a site: rows are what a line of the page holds (bounding boxes), cards what a block holds
+above its control.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agent.planning.base import HistoryItem
+from agent.planning.offline import page as kinds
+from agent.planning.offline.page import visible_text
+from agent.planning.offline.records.goal import RecordGoal
+from agent.planning.offline.text import norm, tokens
+from agent.types import Element, Observation
+
+#: Other words a control for the verb may carry ("Extend" renews a loan, "Remove" cancels a hold).
+_ALSO = {
+    "renew": ("extend",),
+    "withdraw": ("cancel", "retract"),
+    "cancel": ("remove",),
+    "revoke": ("delete", "remove", "disable"),
+    "unenrol": ("unenroll", "leave", "drop"),
+    "unenroll": ("unenrol", "leave", "drop"),
+    "reject": ("decline", "deny"),
+    "decline": ("reject",),
+    "approve": ("accept",),
+    "pay": ("mark as paid", "paid"),
+}
+#: The verb done, as a page says it.
+_DONE = {
+    "renew": ("renewed", "extended"),
+    "withdraw": ("withdrawn", "withdrew", "cancelled", "canceled", "retracted"),
+    "cancel": ("cancelled", "canceled", "removed"),
+    "revoke": ("revoked", "deleted", "removed", "disabled"),
+    "unenrol": ("unenrolled", "unenroled", "removed", "left", "dropped"),
+    "unenroll": ("unenrolled", "removed", "left", "dropped"),
+    "approve": ("approved", "accepted"),
+    "reject": ("rejected", "declined", "denied"),
+    "decline": ("declined", "rejected"),
+    "restore": ("restored",),
+    "archive": ("archived",),
+    "return": ("returned",),
+    "accept": ("accepted",),
+    "confirm": ("confirmed",),
+    "pay": ("paid",),
+}
+_ASKS = re.compile(
+    r"\bare\s+you\s+sure\b|\bconfirm\b|\bdo\s+you\s+(?:really\s+)?want\b|\bcannot\s+be\s+undone\b", re.I
+)
+_YES = re.compile(r"^\s*(?:yes|confirm|ok|proceed|continue)\b", re.I)
+_NO = re.compile(r"^\s*(?:no|back|keep|go\s+back|return|never\s*mind|don'?t)\b", re.I)
+_STOP = frozenset("my the a an our your of on for in at to with and this that".split())
+_CLICKED = re.compile(r'^Click (?:the )?["“«\'](?P<t>.+?)["”»\'](?: \w+)?$')
+
+
+def verb_words(verb: str) -> tuple[str, ...]:
+    base = verb.lower().split()[0] if verb else ""
+    return (base, *_ALSO.get(base, ())) if base else ()
+
+
+def done_words(verb: str) -> tuple[str, ...]:
+    base = verb.lower().split()[0] if verb else ""
+    return _DONE.get(base) or ((base + "d") if base.endswith("e") else (base + "ed"),)
+
+
+def _has(text: str, words: tuple[str, ...]) -> bool:
+    lowered = norm(text)
+    return any(re.search(rf"\b{re.escape(w)}\b", lowered) for w in words)
+
+
+def _box(el: Element) -> tuple[float, float, float, float]:
+    box = el.get("bbox") or [0, 0, 0, 0]
+    return float(box[0]), float(box[1]), float(box[2]), float(box[3])
+
+
+def _controls(observation: Observation, verb: str, tried: set[str] = frozenset()) -> list[Element]:
+    words = verb_words(verb)
+    return [
+        e
+        for e in observation.get("elements") or []
+        if (kinds.is_button(e) or kinds.is_link(e))
+        and 0 < len(visible_text(e)) <= 40
+        and _has(visible_text(e), words)
+        and visible_text(e) not in tried
+    ]
+
+
+def row_text(control: Element, observation: Observation) -> str:
+    """What the control's row says: the elements on its line; for a control alone on its line (a card), what
+    its block holds above it, back to the block's previous control of the same kind."""
+    x, y, w, h = _box(control)
+    mid = y + h / 2
+    elements = [e for e in observation.get("elements") or [] if e is not control and visible_text(e)]
+    line = []
+    for e in elements:
+        _, ey, _, eh = _box(e)
+        if eh <= max(3 * h, 60) and ey <= mid <= ey + eh:
+            line.append(e)
+    block = control.get("block")
+    own = [
+        e for e in line if block and e.get("block") == block
+    ]  # the row's own cells, not a sidebar beside it
+    line = own if any(not kinds.is_button(e) for e in own) else line
+    if any(not (kinds.is_button(e) or kinds.is_link(e)) or len(visible_text(e)) > 40 for e in line):
+        return " ".join(visible_text(e) for e in sorted(line, key=lambda e: _box(e)[0]))
+    above = [e for e in elements if block and e.get("block") == block and _box(e)[1] < y]
+    siblings = [
+        _box(e)[1]
+        for e in above
+        if (kinds.is_button(e) or kinds.is_link(e)) and visible_text(e) == visible_text(control)
+    ]
+    floor = max(siblings, default=-1.0)
+    return " ".join(visible_text(e) for e in sorted(above, key=lambda e: _box(e)[1]) if _box(e)[1] > floor)
+
+
+def row_anchor(goal: RecordGoal, control: Element, observation: Observation) -> str:
+    """A text of the control's own row that no other element of the page carries, the most telling first: the
+    step 'Click "Withdraw" near <it>' then means this row's button, whatever the other rows hold."""
+    elements = observation.get("elements") or []
+    counts: dict[str, int] = {}
+    for e in elements:
+        counts[norm(visible_text(e))] = counts.get(norm(visible_text(e)), 0) + 1
+    _, y, _, h = _box(control)
+    mid = y + h / 2
+    cx, cy, cw, ch = _box(control)
+    mine = [
+        e for e in elements
+        if e is not control and visible_text(e) and counts.get(norm(visible_text(e))) == 1
+        and not (_box(e)[0] <= cx and _box(e)[1] <= cy and _box(e)[0] + _box(e)[2] >= cx + cw
+                 and _box(e)[1] + _box(e)[3] >= cy + ch)  # not the row itself: it holds every row's control
+        and len(visible_text(e)) <= 80 and _box(e)[1] <= mid <= _box(e)[1] + _box(e)[3]
+        and _box(e)[3] <= max(3 * h, 60)
+    ]  # fmt: skip
+    mine.sort(key=lambda e: (-_score(goal, visible_text(e)), abs(_box(e)[0] - _box(control)[0])))
+    return visible_text(mine[0]) if mine else ""
+
+
+def _describing(goal: RecordGoal) -> tuple[list[str], list[str]]:
+    """(names that must all be said, other describing words) of the item."""
+    about = goal.about or goal.title
+    capitals = " ".join(re.findall(r"\b[A-Z][\w'-]*", about)) if about != about.lower() else ""
+    names = [n for n in tokens(capitals) if n not in _STOP]
+    words = [w for w in tokens(about) if w not in _STOP]
+    return names, [w for w in words if w not in names]
+
+
+def _score(goal: RecordGoal, text: str) -> float:
+    names, words = _describing(goal)
+    said = set(tokens(text))
+    if not said or any(n not in said for n in names):
+        return 0.0
+    if not words:
+        return 1.0 if names else 0.0
+    return (len(names) + sum(1 for w in words if w in said)) / (len(names) + len(words))
+
+
+def row_control(goal: RecordGoal, observation: Observation, tried: set[str]) -> Element | None:
+    """The control for ``goal.verb`` on the row that names the item: the best row, if clearly the best."""
+    scored = sorted(
+        ((_score(goal, row_text(c, observation)), c) for c in _controls(observation, goal.verb, tried)),
+        key=lambda s: -s[0],
+    )
+    if not scored or scored[0][0] < 0.5:
+        return None
+    if len(scored) > 1 and scored[1][0] >= scored[0][0]:
+        return None  # two rows name it as well: no guess
+    return scored[0][1]
+
+
+def acted_at(goal: RecordGoal, history: list[HistoryItem]) -> int:
+    """Where in the history the verb's control was clicked (-1 when it was not)."""
+    for n in range(len(history) - 1, -1, -1):
+        m = _CLICKED.match(str(history[n].get("plan_step") or ""))
+        if history[n].get("status") == "success" and m and _has(m.group("t"), verb_words(goal.verb)):
+            return n
+    return -1
+
+
+def agree_control(goal: RecordGoal, observation: Observation, history: list[HistoryItem]) -> Element | None:
+    """On a page that asks whether to go on, the button that agrees (a yes, or the verb again)."""
+    text = f"{observation.get('title') or ''}\n{observation.get('page_text') or ''}"[:3000]
+    if not _ASKS.search(text):
+        return None
+    clicked = {
+        m.group("t")
+        for h in history[acted_at(goal, history) :]
+        if (m := _CLICKED.match(str(h.get("plan_step") or "")))
+    }
+    buttons = [
+        e
+        for e in observation.get("elements") or []
+        if kinds.is_button(e) and 0 < len(visible_text(e)) <= 40 and not _NO.search(visible_text(e))
+        and visible_text(e) not in clicked
+    ]  # fmt: skip
+    yes = [e for e in buttons if _YES.search(visible_text(e))]
+    return (yes or [e for e in buttons if _has(visible_text(e), verb_words(goal.verb))] or [None])[0]
+
+
+def _appeared(goal: RecordGoal, history: list[HistoryItem]) -> list[str]:
+    """The texts that appeared on the page from the click on the verb's control on (its effect and after)."""
+    start = acted_at(goal, history)
+    if start < 0:
+        return []
+    return [
+        norm(t)
+        for h in history[start:]
+        for t in (h.get("effect") or {}).get("appeared") or []
+        if str(t).strip()
+    ]
+
+
+def action_shown(goal: RecordGoal, observation: Observation, history: list[HistoryItem]) -> str:
+    """The page's own words, new since the verb's control was clicked, that the item had the verb done: a line
+    naming the item, or any such line once the item's row no longer offers the control ('' otherwise)."""
+    done = done_words(goal.verb)
+    new = _appeared(goal, history)
+    lines = [ln.strip() for ln in str(observation.get("page_text") or "").splitlines() if ln.strip()]
+    fresh = [
+        ln for ln in lines
+        if len(ln) <= 300 and _has(ln, done) and not _has(ln, ("not", "cannot", "failed", "unable"))
+        and any(t in norm(ln) for t in new if _has(t, done))
+    ]  # fmt: skip
+    for ln in fresh:
+        if _score(goal, ln) >= 0.5:
+            return ln[:200]
+    still_offered = any(
+        _score(goal, row_text(c, observation)) >= 0.5 for c in _controls(observation, goal.verb)
+    )
+    if fresh and not still_offered:
+        return f"{fresh[0][:160]} (no row of it offers {goal.verb!r} any more)"
+    return ""
+
+
+def own_list_link(goal: RecordGoal, observation: Observation, tried: set[str]) -> Element | None:
+    """The link to where the user's own items are listed: one naming their kind ('My loans', 'Requests'),
+    else the account's own page ('My account', 'Dashboard')."""
+    noun = (goal.noun or "").lower()
+    best, best_score = None, 0.0
+    for e in observation.get("elements") or []:
+        text = visible_text(e)
+        if not kinds.is_link(e) or not text or len(text) > 30 or text in tried:
+            continue
+        lowered = norm(text)
+        score = 0.0
+        if noun and re.search(rf"\b{re.escape(noun)}s?\b", lowered):
+            score = 2.0
+        elif re.search(r"\b(?:my|account|dashboard|profile)\b", lowered):
+            score = 1.0
+        if score > best_score:
+            best, best_score = e, score
+    return best
