@@ -117,3 +117,16 @@ async def test_observe_prints_exactly_the_model_input(site_url, page):
     assert (
         "Nordpost" in printed.split(f"--- {PAGE_TEXT_SOURCE}")[0]
     )  # the JSON is an element too, not only page text
+
+
+async def test_a_line_break_separates_the_lines_it_breaks(page):
+    """'course<br>Order a badge' is two lines, as the page shows it: joined, 'courseOrder' is a word the page
+    never says (and a check for 'Order a badge' as words misses it)."""
+    await page.set_content(
+        "<main><h1>Onboarding</h1><p>- Set up laptop<br>- Complete the security course<br>Order a badge</p></main>"
+    )
+    obs = await observe_page(page)
+    assert "courseOrder" not in obs["text"] and "courseOrder" not in obs["page_text"]
+    assert "Order a badge" in obs["page_text"].splitlines()
+    paragraph = next(e for e in obs["elements"] if "Set up laptop" in (e.get("text") or ""))
+    assert "course Order a badge" in paragraph["text"]

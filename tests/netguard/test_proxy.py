@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 from urllib.parse import quote
 
@@ -127,8 +127,12 @@ async def test_a_proxy_that_looks_up_again_connects_to_what_that_lookup_passed_o
     asks for, each connection goes to an address its own check passed; loopback is never reached."""
     site.clear()
     listener.connections.clear()
-    answers = itertools.cycle([["93.184.216.37"], ["127.0.0.1"]])
-    checker = HostChecker(lambda _host: next(answers), cache_s=0)
+    # alternating per name: Chromium's own background lookups (update, accounts) must not shift flip.test's turn
+    answers: dict[str, Iterator[list[str]]] = {}
+    checker = HostChecker(
+        lambda host: next(answers.setdefault(host, itertools.cycle([["93.184.216.37"], ["127.0.0.1"]]))),
+        cache_s=0,
+    )
     policy = AddressPolicy(allow_private=False)
     refused: list[str] = []
     loaded = 0

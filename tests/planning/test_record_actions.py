@@ -9,8 +9,18 @@ import pytest
 
 from agent.planning.offline.grammar import parse_goal
 from agent.planning.offline.intents import Submit, TypeText
+from agent.planning.offline.records.addresses import numbered_address
+from agent.planning.offline.records.forms import like_last_item, plan_fills
 from agent.planning.offline.records.goal import read_record_goal
-from agent.planning.offline.records.row_actions import action_shown, row_anchor, row_control
+from agent.planning.offline.records.progress import placed_values
+from agent.planning.offline.records.proof import read_change
+from agent.planning.offline.records.row_actions import (
+    action_shown,
+    own_details,
+    own_list_link,
+    row_anchor,
+    row_control,
+)
 from tests.planning.pages import Page
 
 
@@ -130,3 +140,116 @@ def test_done_only_when_new_words_on_the_page_say_so_of_this_item():
         action_shown(goal, _loans(flash).build(), _clicked([])) == ""
     )  # said before the click: not its proof
     assert action_shown(goal, _loans(flash).build(), []) == ""  # never clicked
+
+
+@pytest.mark.parametrize(
+    ("current", "line", "added"),
+    [
+        ("Things to do:\n- Set up laptop\n- Book a 1:1\n", "Order a badge", "- Order a badge"),
+        ("1. Pull\n2. Build", "Deploy", "3. Deploy"),
+        ("Call after 5pm.", "Ask for Dana", "Ask for Dana"),
+        ("- a", "* already an item", "* already an item"),
+    ],
+)
+def test_a_line_added_to_a_list_becomes_its_next_item(current, line, added):
+    assert like_last_item(current, line) == added
+
+
+def test_a_new_records_own_page_with_an_edit_form_is_no_preview():
+    """After 'Create issue' the tracker shows '#25 Printer jams' with a form to edit it right there: the record
+    was made; its own form holding the title is not a save that did not land."""
+    goal = read_record_goal("file a new issue titled 'Printer jams' with high priority")
+    p = Page("http://t.test/issues/25", "#25 - Tracker")
+    p.add("h1", "#25 Printer jams", y=40)
+    p.add("th", "Priority", role="columnheader", y=80)
+    p.add("td", "high", y=110)
+    title = p.add("input", "", name="Title", y=200, input_type="text")
+    title["value"] = "Printer jams"
+    p.add("button", "Save changes", y=240)
+    assert read_change(goal, p.build()).proven
+    p.elements[0]["text"] = p.elements[0]["name"] = "Preview: Printer jams"
+    assert read_change(goal, p.build()).problem == "preview"
+
+
+def test_a_listed_item_is_proven_by_its_words_not_its_mark():
+    step = 'Append "- Order a badge" to "Content"'
+    assert placed_values([{"step": 3, "plan_step": step, "status": "success"}]) == ("Order a badge",)
+
+
+def test_a_records_address_is_not_read_from_dates_or_page_numbers():
+    """Rows '#1 | <title> | 2025-05-02' and pager links '2', '3' (?page=2): record 14 lives at /issues/14, never
+    on page 14 of the listing. A date is no record number, and a pager's numbers count pages."""
+    p = Page("http://t.test/issues", "Issues")
+    for n in range(1, 4):
+        y = 100 + 30 * n
+        p.add("td", f"#{n}", x=50, y=y, w=40, h=26)
+        p.link(f"Title number {n}", f"http://t.test/issues/{n}", x=100, y=y, w=300, h=26)
+        p.add("td", f"2025-05-0{n}", x=420, y=y, w=100, h=26)
+    p.link("2", "http://t.test/issues?status=open&page=2", x=100, y=300, w=10, h=20)
+    p.link("3", "http://t.test/issues?status=open&page=3", x=120, y=300, w=10, h=20)
+    assert numbered_address("14", p.build()) == "http://t.test/issues/14"
+
+
+def test_a_date_range_goes_into_the_forms_first_and_last_day():
+    goal = read_record_goal(
+        "submit an annual leave request from 14 July 2025 to 18 July 2025 with the reason 'Family trip'"
+    )
+    assert goal.span == ("14 July 2025", "18 July 2025") and ("reason", "Family trip") in goal.settings
+    p = Page("http://hr.test/leave/new", "Request leave")
+    last = p.add("input", "", name="Last day", input_type="date", y=100)
+    first = p.add("input", "", name="First day", input_type="date", y=140)
+    p.add("textarea", "", name="Reason", y=180)
+    p.add("button", "Submit request", y=240)
+    fills, missing = plan_fills(goal, p.build())
+    days = {f.element["id"]: f.value for f in fills if f.value in goal.span}
+    assert days == {first["id"]: "14 July 2025", last["id"]: "18 July 2025"} and not missing
+
+
+@pytest.mark.parametrize(
+    ("goal", "steps"),
+    [
+        ("Register Sam Ortega (sam@example.org) for 2 places at the Garden Work Day",
+         ['Click the "Garden Work Day" link', 'Type "Sam Ortega" into "name"', 'Type "sam@example.org" into "email"',
+          'Type "2" into "places"', "Submit the form"]),
+        ("Book 3 tickets for the Jazz Night for Ann Lee with email ann@x.io",
+         ['Click the "Jazz Night" link', 'Type "Ann Lee" into "name"', 'Type "ann@x.io" into "email"',
+          'Type "3" into "tickets"', "Submit the form"]),
+        ("Use the contact form to tell the organisers I left a blue umbrella at Quiz Night. My name is Alex Byrne, "
+         "email alex@example.net; pick the lost property subject.",
+         ['Click the "contact" link', 'Type "I left a blue umbrella at Quiz Night" into "message"',
+          'Type "Alex Byrne" into "name"', 'Type "alex@example.net" into "email"',
+          'Select "lost property" from "subject"', "Submit the form"]),
+    ],
+)  # fmt: skip
+def test_bookings_and_messages_give_every_value_and_send_last(goal, steps):
+    """A booking for more than one place says so (booking one instead is a wrong booking), and a message is
+    sent only after the values given in later sentences are in."""
+    parsed = parse_goal(goal)
+    assert [i.step() for i in parsed.intents] == steps and not parsed.unknown
+
+
+def test_an_update_of_ones_own_details_needs_no_record_and_keeps_a_phone_number_whole():
+    goal = read_record_goal("Log in as jo@x.org / pass1 and update my mobile number to 07700 900123")
+    assert goal.settings == (("mobile number", "07700 900123"),) and own_details(goal)
+    p = Page("http://d.test/", "Home")
+    p.link("Appointments", "http://d.test/appointments", y=40)
+    p.link("My details", "http://d.test/profile", y=40, x=300)
+    assert own_list_link(goal, p.build(), set(), details=True)["name"] == "My details"
+    assert not own_details(read_record_goal("change the status of ticket 7 to closed"))
+
+
+def _issue_page(assignee: str) -> Page:
+    p = Page("http://t.test/issues/14", "#14 - Tracker")
+    p.add("h1", "#14 Search suggestions load slowly", y=40)
+    p.add("th", "Assignee", role="rowheader", x=100, y=100, w=120)
+    p.add("td", assignee, x=240, y=100, w=200)
+    p.add("h3", "Recently updated", x=900, y=100, zone="aside")
+    p.add("li", "#21 Audit log missing IP addresses normal · Priya Raman", x=900, y=130, zone="aside")
+    return p
+
+
+def test_a_setting_is_proven_by_the_records_own_field_not_by_a_side_list():
+    goal = read_record_goal("Log in as dana / hunter2 and assign issue #14 to Priya Raman.")
+    assert not read_change(goal, _issue_page("Unassigned").build()).proven
+    reading = read_change(goal, _issue_page("Priya Raman").build())
+    assert reading.proven and "Assignee: Priya Raman" in reading.seen[0]

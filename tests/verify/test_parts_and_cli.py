@@ -83,6 +83,22 @@ def test_typing_is_proven_by_the_value_the_field_holds():
     assert "Invalid phone number" in refused["missing"][0]
 
 
+def test_a_value_the_form_offers_in_a_dropdown_is_proven_by_the_option_selected():
+    """'Register ... for 2 places': the form's 'Number of places' is a dropdown, so the 2 is chosen, not typed."""
+    parts = goal_parts("type 2 into the places field")
+    effect = {"changed": True, "errors": [], "target": {"selected": ["2"], "value": "2"}}
+    chosen = {
+        "step": 3,
+        "status": "success",
+        "action": "select_option",
+        "args": {"option": "2"},
+        "effect": effect,
+    }
+    assert judge(parts, [chosen], {}, answer="")["evidence"][0]["quote"] == "selected '2'"
+    effect["target"]["selected"] = ["1"]
+    assert "nothing was typed" in judge(parts, [chosen], {}, answer="")["missing"][0]
+
+
 def test_a_login_is_proven_by_the_page_after_it_not_by_typing():
     parts = goal_parts("log in as alice with password secret")
     typed = [_typed(1, "alice", "Username"), _typed(2, "secret", "Password", shown="••••••")]

@@ -87,6 +87,7 @@
 
     function walkEl(el, ctx, pcursor) {
       const tag = el.localName;
+      if (tag === 'br') { ptBreak(); return ' '; } // a line break is no join: 'course<br>Order' is two lines
       if (SKIP.has(tag)) {
         if (tag === 'object' && /pdf/i.test(el.getAttribute('type') || '')) stats.pdf = true;
         return '';

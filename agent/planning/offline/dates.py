@@ -67,3 +67,22 @@ def wire_value(text: str, input_type: str) -> str:
         return text
     when = parse_when(text)
     return when.strftime(fmt) if when and fmt else text
+
+
+_DAY = r"(?:\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}|\d{1,2}(?:st|nd|rd|th)?\s+[A-Z][a-z]+\.?(?:\s+\d{4})?|[A-Z][a-z]+\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?)"
+_SPAN = re.compile(
+    rf"\b(?:from|between)\s+(?P<a>{_DAY})\s+(?:to|until|till|through|and|-|–)\s+(?P<b>{_DAY})", re.I
+)
+
+
+def date_span(body: str) -> tuple[str, str, str]:
+    """(first day, last day, the words that say them) of 'from 14 July 2025 to 18 July 2025', when both read as
+    dates; a year said only with the last day holds for the first ('from 14 to 18 July 2025' is not read)."""
+    m = _SPAN.search(body)
+    if not m or value_kind(m.group("a")) != "date" or value_kind(m.group("b")) != "date":
+        return ()  # type: ignore[return-value]
+    first, last = m.group("a"), m.group("b")
+    year = re.search(r"\b\d{4}\b", last)
+    if year and not re.search(r"\b\d{4}\b|\d[/.-]\d", first):
+        first = f"{first} {year.group(0)}"
+    return first, last, m.group(0)

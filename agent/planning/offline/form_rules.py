@@ -321,22 +321,49 @@ def parse_form(m: re.Match[str], spans: tuple[str, ...]) -> list[Intent] | None:
     return out or None
 
 
+_BOOK = r"(?:book|reserve|register|enrol|enroll|sign\s+up)"
+_PERSON = r"(?P<name>\x00\d+\x00|[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3})"
+_EMAIL = r"\x00\d+\x00|[\w.+-]+@[\w.-]+\w"
+_COUNT = (
+    r"(?:(?P<n>a|an|one|two|three|four|five|six|\d+)\s+(?P<unit>place|places|seat|seats|spot|spots|ticket|tickets|"
+    r"table|slot|people|persons|guests|attendees)\s+)"
+)
+_NUMBERS = {"a": "1", "an": "1", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6"}
+
+
+def _booking(what: str, name: str, email: str, m: re.Match[str], spans: tuple[str, ...]) -> list[Intent]:
+    """Open what is booked, give the name, email and number of places its form asks for, send the form."""
+    out: list[Intent] = [
+        Click(target=value(what.strip(), spans), role="link"),
+        TypeText(value(name, spans), "name"),
+    ]
+    if email:
+        out.append(TypeText(value(email, spans), "email"))
+    count = _NUMBERS.get((m.group("n") or "").lower(), m.group("n") or "")
+    if count and count != "1":  # one place is what a booking form starts at; more must be asked for
+        out.append(TypeText(count, re.sub(r"s$", "", m.group("unit").lower()) + "s"))
+    return [*out, Submit("")]
+
+
 @matched(
-    r"^(?:book|reserve|register|enrol|enroll|sign\s+up)\s+(?:me\s+)?(?:(?:a|an|one|\d+)\s+(?:place|places|seat|seats|"
-    r"spot|spots|ticket|tickets|table|slot)\s+)?(?:on|for|in|at|to)\s+(?:the\s+)?(?P<what>.+?)\s+(?:for|as|under\s+"
-    r"the\s+name(?:\s+of)?)\s+(?P<name>\x00\d+\x00|[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3})(?:\s*,?\s+(?:with|and)\s+"
-    r"(?:(?:the\s+|an?\s+)?e-?mail(?:\s+address)?\s+)?(?P<email>\x00\d+\x00|[\w.+-]+@[\w.-]+\w))?$"
+    rf"^{_BOOK}\s+(?:me\s+)?{_COUNT}?(?:on|for|in|at|to)\s+(?:the\s+)?(?P<what>.+?)\s+(?:for|as|under\s+"
+    rf"the\s+name(?:\s+of)?)\s+{_PERSON}(?:\s*,?\s+(?:with|and)\s+"
+    rf"(?:(?:the\s+|an?\s+)?e-?mail(?:\s+address)?\s+)?(?P<email>{_EMAIL}))?$"
 )
 def parse_booking(m: re.Match[str], spans: tuple[str, ...]) -> list[Intent] | None:
-    """'Book a place on the Raku Weekend for "Dana Ruiz" with email "d@x.org"': open what is booked, give the
-    name (and the email) its form asks for, and send the form."""
-    out: list[Intent] = [
-        Click(target=value(m.group("what").strip(), spans), role="link"),
-        TypeText(value(m.group("name"), spans), "name"),
-    ]
-    if m.group("email"):
-        out.append(TypeText(value(m.group("email"), spans), "email"))
-    return [*out, Submit("")]
+    """'Book 2 places on the Raku Weekend for "Dana Ruiz" with email "d@x.org"'."""
+    return _booking(m.group("what"), m.group("name"), m.group("email") or "", m, spans)
+
+
+@matched(
+    rf"^{_BOOK}\s+{_PERSON}\s*(?:\(\s*(?P<email>{_EMAIL})\s*\)|,?\s+(?:\(|with\s+)?(?:(?:the\s+)?e-?mail\s+)?"
+    rf"(?P<email2>{_EMAIL})\)?)?,?\s+(?:for|on|to|at|in)\s+{_COUNT}?(?:(?:on|for|in|at|to)\s+)?(?:the\s+)?(?P<what>.+)$"
+)
+def parse_booking_person(m: re.Match[str], spans: tuple[str, ...]) -> list[Intent] | None:
+    """'Register Sam Ortega (sam@x.org) for 2 places at the Garden Work Day': the person first, then the event."""
+    if re.match(r"^(?:me|us|myself)$", m.group("name"), re.I):
+        return None
+    return _booking(m.group("what"), m.group("name"), m.group("email") or m.group("email2") or "", m, spans)
 
 
 @matched(

@@ -17,6 +17,7 @@ from agent.planning.offline.account_rules import parse_login, parse_signup
 from agent.planning.offline.clauses import split_clauses
 from agent.planning.offline.form_rules import (
     parse_booking,
+    parse_booking_person,
     parse_cart,
     parse_check,
     parse_click,
@@ -32,8 +33,10 @@ from agent.planning.offline.intents import (
     Intent,
     PressKey,
     Search,
+    Submit,
     TypeText,
 )
+from agent.planning.offline.message_rules import parse_about_me, parse_choice_of_field, parse_contact
 from agent.planning.offline.page_rules import (
     BARE_FINDERS,
     DOCUMENT_SCOPE,
@@ -98,8 +101,12 @@ SUPPORTED_PHRASINGS = (
 
 RULES: tuple[Rule, ...] = (
     parse_answer,
+    parse_contact,
+    parse_about_me,
+    parse_choice_of_field,
     parse_form,
     parse_booking,
+    parse_booking_person,
     parse_url,
     parse_back,
     parse_dismiss,
@@ -137,6 +144,9 @@ def parse_clause(clause: str, spans: tuple[str, ...]) -> list[Intent] | None:
     return None
 
 
+_SEND = Submit("send")
+
+
 def _merge(intents: list[Intent]) -> list[Intent]:
     """Fold 'type X ... and press Enter' into one submitting type; move questions after the actions."""
     out: list[Intent] = []
@@ -149,9 +159,9 @@ def _merge(intents: list[Intent]) -> list[Intent]:
             if isinstance(prev, Search):
                 continue
         out.append(intent)
-    actions = [i for i in out if not isinstance(i, Ask)]
+    actions = [i for i in out if not isinstance(i, Ask) and i != _SEND]
     questions = [i for i in out if isinstance(i, Ask)]
-    return actions + questions
+    return actions + [_SEND] * (_SEND in out) + questions  # a message goes once all its values are in
 
 
 #: 'Switch between the tabs to find and click X', 'Expand the sections below, to find and click on X': the

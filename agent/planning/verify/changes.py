@@ -11,10 +11,10 @@ from agent.planning.offline import parse_goal
 from agent.planning.offline.records.delete import delete_confirmed, deletion_shown
 from agent.planning.offline.records.forms import on_record, record_words
 from agent.planning.offline.records.goal import RecordGoal
-from agent.planning.offline.records.plan import record_goal_of
+from agent.planning.offline.records.plan import own_save_words, record_goal_of
 from agent.planning.offline.records.progress import placed_values, reread, saves_sent
 from agent.planning.offline.records.proof import identity, read_change
-from agent.planning.offline.records.row_actions import acted_at, action_shown, done_words
+from agent.planning.offline.records.row_actions import acted_at, action_shown, by_row, done_words
 
 Proof = tuple[dict[str, Any] | None, str]
 
@@ -25,7 +25,7 @@ def change_part(record: RecordGoal, goal: str) -> dict[str, Any]:
         text = f"the {record.noun or 'record'} {record_words(record) or '#' + record.number!r} is open"
     elif record.op == "delete":
         text = f"the {record.noun or 'record'} {identity(record)!r} is deleted and gone from the page after"
-    elif record.verb:
+    elif by_row(record):
         text = f"the page shows the {record.noun or 'item'} {record_words(record)!r} {done_words(record.verb)[0]}"
     else:
         shown = ", ".join(repr(v) for v in record.values) or record.op
@@ -53,12 +53,13 @@ def change_evidence(
     if record.op == "delete":
         quote = deletion_shown(record, observation, identity(record)) if delete_confirmed(history) else ""
         return shown(quote) if quote else (None, f"{part.get('text')}: the page does not show it deleted")
-    if record.verb and (record.op == "act" or acted_at(record, history) >= 0):
+    if by_row(record) and (record.op == "act" or acted_at(record, history) >= 0):
         quote = action_shown(record, observation, history)
         return shown(quote) if quote else (None, f"{part.get('text')}: the page does not show it done")
-    if not saves_sent(history):
+    own = own_save_words(record)
+    if not saves_sent(history, own):
         return None, f"{part.get('text')}: no save was sent"
-    reading = read_change(record, observation, placed_values(history), reread(history))
+    reading = read_change(record, observation, placed_values(history), reread(history, own))
     if reading.problem:
         preview = reading.problem == "preview"
         why = "the page is still a preview" if preview else f"the page answered {reading.problem!r}"

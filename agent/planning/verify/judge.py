@@ -148,8 +148,9 @@ def _field(part: GoalPart, items: Items) -> Proof:
     typed = [
         h for h in items if h.get("action") == "type" and _norm((h.get("args") or {}).get("text")) in forms
     ]
-    if not typed:
-        return None, f"{part.get('text')}: nothing was typed"
+    if not typed:  # a value the page asks for in a dropdown ('Number of places: 2') is chosen, not typed
+        chosen = _option(part, [h for h in items if h.get("action") == "select_option"])
+        return chosen if chosen[0] else (None, f"{part.get('text')}: nothing was typed")
     for item in reversed(typed):
         effect = _effect(item)
         target = effect.get("target") or {}

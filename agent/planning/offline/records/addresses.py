@@ -17,6 +17,9 @@ from agent.types import Element, Observation
 
 #: A link text that starts with a record's number: '#8', '8', 'No. 8', 'SO-1004', '#8: Battery drain ...'.
 _NUMBERED_TEXT = re.compile(r"^\s*(?:#|no\.?\s*)?(?P<n>(?:[A-Z]{1,5}-)?\d+)\b(?:\s*[:.)\-–]|\s*$)", re.I)
+_CELL_NUMBER = re.compile(r"^\s*(?:#|no\.?\s*)?(?P<n>(?:[A-Z]{1,5}-)?\d+)\s*$", re.I)
+#: A query value that numbers pages of a listing, never a record ('?page=2').
+_PAGING = re.compile(r"(?:^|&)(?:page|p|pg|offset|start|from|skip)=\x00", re.I)
 _SLOT = "\x00"
 #: Links that must follow one pattern before it is trusted.
 MIN_SIBLINGS = 2
@@ -52,7 +55,7 @@ def numbered_address(number: str, observation: Observation) -> str:
         if not shown or not href or urlsplit(href).netloc != here.netloc:
             continue
         template = _template(href, shown)
-        if template:
+        if template and not _PAGING.search(urlsplit(template).query):
             templates[template] += 1
     if not templates:
         return ""
@@ -65,7 +68,7 @@ def _row_numbers(elements: list[Element]) -> list[tuple[float, float, str]]:
     out = []
     for el in elements:
         box = el.get("bbox") or []
-        m = _NUMBERED_TEXT.match(visible_text(el))
+        m = _CELL_NUMBER.match(visible_text(el))  # the cell is the number ('#7'), not a date ('2025-05-02')
         if not is_link(el) and m and len(box) == 4 and len(visible_text(el)) <= 12:
             out.append((float(box[1]), float(box[1]) + float(box[3]), m.group("n")))
     return out

@@ -171,6 +171,24 @@ def _holds_date(el: Element) -> bool:
 _STOP = frozenset("the a an and or to of on in for with as is at by it its this that my our new".split())
 
 
+_LATER = re.compile(r"\b(?:to|end|last|until|till|return|departure|check[\s-]?out)\b", re.I)
+
+
+def _span_fills(goal: RecordGoal, fields: list[Element], taken: set[int]) -> tuple[list[Fill], set[int]]:
+    """A first and a last day into the form's two date fields: the one its label calls the end ('To', 'Last
+    day', 'End date') gets the last, else the page's order decides."""
+    dated = [
+        e for e in fields if kinds.is_text_field(e) and _holds_date(e) and int(e.get("id") or -1) not in taken
+    ]
+    if len(dated) < 2:
+        return [], set()
+    pair = dated[:2]
+    if _LATER.search(field_label(pair[0])) and not _LATER.search(field_label(pair[1])):
+        pair.reverse()
+    fills = [Fill(el, day, "type", field_label(el)) for el, day in zip(pair, goal.span, strict=True)]
+    return fills, {int(e.get("id") or -1) for e in pair}
+
+
 def _labelled_fills(goal: RecordGoal, fields: list[Element], taken: set[int]) -> list[Fill]:
     """Fields whose label the goal says right before a value ('city Porto', 'placed on 2026-11-20'): the page's
     own field names read in the goal's words."""
@@ -269,7 +287,10 @@ def plan_fills(goal: RecordGoal, observation: Observation) -> tuple[list[Fill], 
         )
         kept = area is not None and goal.op == "comment" and str(area.get("value") or "").strip()
         how = "append" if goal.op == "append" or kept else "type"  # adding a note never drops what is there
-        fills.append(Fill(area, goal.text, how, wanted)) if area is not None else missing.append(goal.text)
+        text = (
+            like_last_item(str(area.get("value") or ""), goal.text) if area and how == "append" else goal.text
+        )
+        fills.append(Fill(area, text, how, wanted)) if area is not None else missing.append(goal.text)
     for words, value in goal.settings:
         fill = _value_fill(words, value, fields)
         if fill is not None and goal.adds and fill.how == "type":
@@ -284,6 +305,11 @@ def plan_fills(goal: RecordGoal, observation: Observation) -> tuple[list[Fill], 
             goal.number
         )
     taken = {int(f.element.get("id") or -1) for f in fills}
+    if goal.span:
+        span, where = _span_fills(goal, fields, taken)
+        fills += span
+        missing += [] if span else list(goal.span)
+        taken |= where
     if goal.op in ("create", "update"):
         fills += _labelled_fills(goal, fields, taken)
         taken = {int(f.element.get("id") or -1) for f in fills}
@@ -307,6 +333,21 @@ def plan_fills(goal: RecordGoal, observation: Observation) -> tuple[list[Fill], 
             used.add(int(fill.element.get("id") or -1))
             unique.append(fill)
     return unique, missing
+
+
+_ITEM_MARK = re.compile(r"^(?P<indent>\s*)(?:(?P<bullet>[-*•+])|(?P<n>\d+)(?P<dot>[.)]))\s+")
+
+
+def like_last_item(current: str, line: str) -> str:
+    """The line as the next item of the list the text ends with ('- Book a 1:1' -> '- Order a badge', '4. x'
+    -> '5. ...'), so an added step stays a step of the list; unchanged when the text ends in no list."""
+    last = next((ln for ln in reversed(current.splitlines()) if ln.strip()), "")
+    mark = _ITEM_MARK.match(last)
+    if not mark or _ITEM_MARK.match(line):
+        return line
+    if mark.group("bullet"):
+        return f"{mark.group('indent')}{mark.group('bullet')} {line}"
+    return f"{mark.group('indent')}{int(mark.group('n')) + 1}{mark.group('dot')} {line}"
 
 
 def holds(fill: Fill) -> bool:

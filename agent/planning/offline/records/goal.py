@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from agent.planning.offline.dates import date_span
 from agent.planning.offline.text import mask_quotes, unmask
 
 I = re.IGNORECASE  # noqa: E741 - short alias keeps the patterns readable
@@ -118,7 +119,7 @@ _VALUE_FIELD = re.compile(
     r"\bwith\s+(?:an?\s+|the\s+)?(?P<v>[a-z]+)\s+(?P<f>priority|severity|urgency|importance|status|impact)\b",
     I,
 )
-_V = r"(?P<v>\x00\d+\x00|[\w.@/-]+)"
+_V = r"(?P<v>\x00\d+\x00|\+?\d[\d ().-]{4,}\d|[\w.@/-]+)"  # (a phone number keeps its groups)
 _F = r"(?P<f>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
 #: "with priority critical", "and severity: major"
 _WITH_SETTING = re.compile(
@@ -126,7 +127,7 @@ _WITH_SETTING = re.compile(
 )
 #: "(raise) its priority to critical", "(change) the status of ticket 7 to closed"
 _VERB_SETTING = re.compile(
-    r"^(?:its|the|their|this|that)?\s*"
+    r"^(?:its|the|their|this|that|my|our|your)?\s*"
     + _F
     + r"(?:\s+(?:of|on|for|in)\s+.+?)?\s+(?:to|as|=)\s+"
     + _V
@@ -227,6 +228,7 @@ class RecordGoal:
         str, ...
     ] = ()  # (old, new): a text edit of the record's body, the rest kept (records.edits)
     verb: str = ""  # act, cancel: the verb as the goal says it ('renew'), which names the item's control
+    span: tuple[str, ...] = ()  # (first day, last day): 'from 14 July 2025 to 18 July 2025'
     wording: str = field(default="", compare=False)  # the goal's own words, quoted values left out
     spans: tuple[str, ...] = field(default=(), compare=False)
     said: str = field(default="", compare=False)  # the goal with its quoted values masked (\x00n\x00)
@@ -238,6 +240,7 @@ class RecordGoal:
         out += [self.text] if self.text else []
         out += [v for _, v in self.settings] + list(self.loose)
         out += [self.replace[1]] if self.replace else []
+        out += list(self.span)
         return tuple(v for v in out if v)
 
     @property
@@ -335,6 +338,9 @@ def read_record_goal(goal: str) -> RecordGoal | None:
         about = m.group("d")
         break
     settings: list[tuple[str, str]] = []
+    span = date_span(body) if op in ("create", "update") else ()
+    if span:
+        body = body.replace(span[2], " ")
     loose: list[str] = []
     stripped = body
     for rx in (_TITLE, _TEXT, *((_BARE_TEXT,) if text else ())):
@@ -430,7 +436,8 @@ def read_record_goal(goal: str) -> RecordGoal | None:
         search=_clean((search.group("q") or search.group("q2") or "") if search else "", spans),
         first_found=first_found,
         adds=adds,
-        verb=verb if op in ("act", "cancel") else "",
+        verb=verb if op in ("act", "cancel", "update") else "",
+        span=span[:2],
         wording=re.sub(r"\x00\d+\x00", " ", masked).replace(title, " ")
         if title
         else re.sub(r"\x00\d+\x00", " ", masked),

@@ -73,6 +73,8 @@ from agent.planning.offline.records.row_actions import (
     acted_at,
     action_shown,
     agree_control,
+    by_row,
+    own_details,
     own_list_link,
     row_anchor,
     row_control,
@@ -162,20 +164,27 @@ def plan_record(request: PlanRequest, goal: RecordGoal) -> PlanResult:
     }
     if goal.op == "delete":
         return _delete(goal, observation, history, raw)
-    if goal.verb:
+    if by_row(goal):
         acted = _row_action(goal, observation, history, raw)
         if acted is not None:
             return acted
-    saves = saves_sent(history)
-    if goal.op != "open" and saves and pending_save(history):
+    own = own_save_words(goal)
+    saves = saves_sent(history, own)
+    if goal.op != "open" and saves and pending_save(history, own):
         return _after_save(goal, observation, history, saves, raw)
     if goal.op == "open":
         return _open(goal, observation, history, raw)
     found = not goal.needs_record or on_record(goal, observation) or _started(goal, history)
     fills, missing = plan_fills(goal, observation)
+    mine = own_details(goal)  # 'update my mobile number': the user's own details are the record
+    found = found or (mine and bool(fills) and not missing)
     staged = bool(fills) and missing and _first_stage(goal, observation, fills)
     if found and fills and (not missing or staged) and _form_ready(goal, observation, history, fills):
         return _fill(goal, observation, fills, raw)
+    if not found and mine:
+        place = own_list_link(goal, observation, clicked_targets(history), details=True)
+        if place is not None:
+            return _steps([Click(visible_text(place), "link").step()], "the user's own details", raw)
     if not found:
         return _find(goal, observation, history, raw)
     control = op_control(goal, observation, clicked_targets(history))
@@ -224,6 +233,11 @@ def _delete(
         return _unmet("step_failed", "The record has no control that deletes it here.", raw)
     return _steps([Click(field_label(control) or visible_text(control), _role(control)).step()],
                   "the record's own delete control", raw)  # fmt: skip
+
+
+def own_save_words(goal: RecordGoal) -> tuple[str, ...]:
+    """The goal's own verb when a button named for it saves ('assign ... to X': 'Assign')."""
+    return (goal.verb,) if goal.verb and goal.op == "update" else ()
 
 
 def _row_action(
@@ -324,6 +338,7 @@ def _first_stage(goal: RecordGoal, observation: Observation, fills: list[Fill]) 
 def _fill(goal: RecordGoal, observation: Observation, fills: list[Fill], raw: dict[str, Any]) -> PlanResult:
     todo = [f for f in fills if not holds(f)]
     own = OPERATIONS.get(goal.op, ()) if goal.op in OWN_BUTTON else ()
+    own += own_save_words(goal)
     save = save_control(observation, [f.element for f in fills], own)
     if save is None:
         return _unmet("step_failed", "The form has no control that saves it (only preview or cancel).", raw)
@@ -336,7 +351,7 @@ def _fill(goal: RecordGoal, observation: Observation, fills: list[Fill], raw: di
 def _after_save(
     goal: RecordGoal, observation: Observation, history: list[HistoryItem], saves: int, raw: dict[str, Any]
 ) -> PlanResult:
-    again = reread(history)
+    again = reread(history, own_save_words(goal))
     blank = not observation.get("elements") and not str(observation.get("page_text") or "").strip()
     waited = sum(1 for h in history if h.get("plan_step") == Wait().step())
     if blank and waited < 2:  # the page after the save was read while still loading: read it again

@@ -20,9 +20,14 @@ _OWN_SAVE = re.compile(
 )
 
 
-def saving(control: str) -> bool:
-    """A control of that name saves the record ('Save', 'Submit', 'Resolve issue')."""
-    return bool(SAVE.search(control) or _OWN_SAVE.search(control))
+def saving(control: str, own: tuple[str, ...] = ()) -> bool:
+    """A control of that name saves the record ('Save', 'Submit', 'Resolve issue'; ``own``: the goal's own verb,
+    'Assign' for 'assign ... to X')."""
+    return bool(SAVE.search(control) or _OWN_SAVE.search(control) or _names_own(control, own))
+
+
+def _names_own(control: str, own: tuple[str, ...]) -> bool:
+    return any(re.search(rf"\b{re.escape(v)}\b", control, re.I) for v in own if v)
 
 
 def ok_steps(history: list[HistoryItem]) -> list[HistoryItem]:
@@ -39,7 +44,7 @@ def searched_queries(history: list[HistoryItem]) -> set[str]:
     return {m.group("q").lower() for h in history if (m := _SEARCHED.match(str(h.get("plan_step") or "")))}
 
 
-def saves_sent(history: list[HistoryItem]) -> int:
+def saves_sent(history: list[HistoryItem], own: tuple[str, ...] = ()) -> int:
     """How many saves were sent: successful clicks on a save-like control after the last fill step."""
     count = 0
     filled = False
@@ -48,7 +53,10 @@ def saves_sent(history: list[HistoryItem]) -> int:
         if _FILL_STEP.match(step):
             filled = True
         m = _CLICKED.match(step)
-        if m and ((filled and SAVE.search(m.group("t"))) or _OWN_SAVE.search(m.group("t"))):
+        if m and (
+            (filled and (SAVE.search(m.group("t")) or _names_own(m.group("t"), own)))
+            or _OWN_SAVE.search(m.group("t"))
+        ):
             count += 1  # ('Resolve issue' saves with nothing filled: the form's choice was already right)
     return count
 
@@ -59,23 +67,27 @@ _PLACED = re.compile(
 )
 
 
+_LIST_MARK = re.compile(r"^\s*(?:[-*•+]|\d+[.)])\s+")
+
+
 def placed_values(history: list[HistoryItem]) -> tuple[str, ...]:
     """The values the steps put into the record's form (not a login's credentials), for its proof."""
     out: list[str] = []
     for item in ok_steps(history):
         m = _PLACED.match(str(item.get("plan_step") or ""))
-        if m and not _CREDENTIAL.search(m.group("f")) and m.group("v") not in out:
-            out.append(m.group("v"))
+        value = _LIST_MARK.sub("", m.group("v")) if m else ""  # '- Order a badge' shows as a list item
+        if m and not _CREDENTIAL.search(m.group("f")) and value not in out:
+            out.append(value)
     return tuple(out)
 
 
-def reread(history: list[HistoryItem]) -> bool:
+def reread(history: list[HistoryItem], own: tuple[str, ...] = ()) -> bool:
     """The record was opened again after the last save (a click after it that loaded another address): its form
     now shows what was stored, not what was typed."""
     items = ok_steps(history)
     for n in range(len(items) - 1, -1, -1):
         m = _CLICKED.match(str(items[n].get("plan_step") or ""))
-        if m and saving(m.group("t")):
+        if m and saving(m.group("t"), own):
             return False
         moved = n > 0 and items[n].get("url") != items[n - 1].get("url")
         if m and (moved or (items[n].get("effect") or {}).get("url_changed")):  # type: ignore[attr-defined]
@@ -83,14 +95,14 @@ def reread(history: list[HistoryItem]) -> bool:
     return False
 
 
-def pending_save(history: list[HistoryItem]) -> bool:
+def pending_save(history: list[HistoryItem], own: tuple[str, ...] = ()) -> bool:
     """The last thing done was a save (no fill step came after it)."""
     for item in reversed(ok_steps(history)):
         step = str(item.get("plan_step") or "")
         if _FILL_STEP.match(step):
             return False
         m = _CLICKED.match(step)
-        if m and saving(m.group("t")):
+        if m and saving(m.group("t"), own):
             return True
     return False
 

@@ -112,6 +112,17 @@ def still_editing(goal: RecordGoal, observation: Observation) -> bool:
     return bool(held) and save_control(observation, held) is not None
 
 
+def _own_page_with_form(goal: RecordGoal, observation: Observation) -> bool:
+    """A new record's own page that carries an edit form of its own ('#25 Printer jams' over 'Title [..] Save
+    changes'): its heading names the record, and nothing calls it a preview."""
+    if goal.op != "create" or not goal.title or not names_record(goal.title, observation):
+        return False
+    heads = [observation.get("title") or ""] + [
+        visible_text(e) for e in observation.get("elements") or [] if is_heading(e)
+    ]
+    return not any(PREVIEW.search(h) or re.search(r"\b(?:new|create|edit)\b", h, re.I) for h in heads)
+
+
 def identity(goal: RecordGoal) -> str:
     """What names the record on a page of many (a listing's row): its number, description or new title."""
     return goal.number or goal.about or goal.search or goal.title
@@ -128,7 +139,7 @@ def read_change(
     problem = refusal(observation)
     if problem:
         reading.problem = problem
-    elif still_editing(goal, observation) and not reread:
+    elif still_editing(goal, observation) and not reread and not _own_page_with_form(goal, observation):
         reading.problem = "preview"
     lines = _lines(observation, fields=reread)
     ident = identity(goal)
@@ -139,13 +150,24 @@ def read_change(
             lines = named
     labelled = dict(goal.settings)
     values = list(goal.values) + [v for v in placed if not any(norm(v) == norm(w) for w in goal.values)]
+    fields = record_fields(observation) if own else []
     for value in values:
+        words = next((w for w, v in labelled.items() if v == value), "")
+        names = with_synonyms(words)
+        # the record's own field of that name says it, or nothing does ('normal · Priya Raman' in a side list of
+        # other issues is no proof that this one is assigned to her)
+        held = [f for f in fields if words and any(similarity(n, f.label) >= 0.9 for n in names)]
+        if held:
+            shown = next((f for f in held if _contains(f.value, value[:80])), None)
+            if shown is None:
+                reading.unseen.append(f"{value} (its {held[0].label!r} shows {held[0].value[:60]!r})")
+            else:
+                reading.seen.append(f"{words} {value!r} shown: {shown.label}: {shown.value[:120]}")
+            continue
         hits = [ln for ln in lines if _contains(ln, value[:80])]
         if not hits:
             reading.unseen.append(value)
             continue
-        words = next((w for w, v in labelled.items() if v == value), "")
-        names = with_synonyms(words)
         named = [ln for ln in hits if any(similarity(w, ln) >= 0.5 or norm(w) in norm(ln) for w in names)]
         line = (named or hits)[0]
         what = f"{words} {value!r}" if words else repr(value[:80])

@@ -63,6 +63,15 @@ _STOP = frozenset("my the a an our your of on for in at to with and this that".s
 _CLICKED = re.compile(r'^Click (?:the )?["“«\'](?P<t>.+?)["”»\'](?: \w+)?$')
 
 
+#: The operations done by an item's own control on its row (an update's verb names its save button instead).
+ROW_OPS = ("act", "cancel")
+
+
+def by_row(goal: RecordGoal) -> bool:
+    """The goal is done by the item's own control ('Renew' on the loan's row)."""
+    return goal.op in ROW_OPS and bool(goal.verb)
+
+
 def verb_words(verb: str) -> tuple[str, ...]:
     base = verb.lower().split()[0] if verb else ""
     return (base, *_ALSO.get(base, ())) if base else ()
@@ -241,7 +250,18 @@ def action_shown(goal: RecordGoal, observation: Observation, history: list[Histo
     return ""
 
 
-def own_list_link(goal: RecordGoal, observation: Observation, tried: set[str]) -> Element | None:
+def own_details(goal: RecordGoal) -> bool:
+    """An update of the user's own details ('change my mobile number to ...'): no record to look up."""
+    return (
+        goal.op == "update"
+        and not (goal.about or goal.number or goal.search)
+        and bool(re.search(r"\bmy\b", goal.said, re.I))
+    )
+
+
+def own_list_link(
+    goal: RecordGoal, observation: Observation, tried: set[str], details: bool = False
+) -> Element | None:
     """The link to where the user's own items are listed: one naming their kind ('My loans', 'Requests'),
     else the account's own page ('My account', 'Dashboard')."""
     noun = (goal.noun or "").lower()
@@ -254,6 +274,8 @@ def own_list_link(goal: RecordGoal, observation: Observation, tried: set[str]) -
         score = 0.0
         if noun and re.search(rf"\b{re.escape(noun)}s?\b", lowered):
             score = 2.0
+        elif details and re.search(r"\b(?:profile|details|settings|personal|contact\s+info)", lowered):
+            score = 1.5  # where one's own details are kept
         elif re.search(r"\b(?:my|account|dashboard|profile)\b", lowered):
             score = 1.0
         if score > best_score:
