@@ -38,6 +38,8 @@ def typed(goal: str) -> list[tuple[str, str]]:
         ("Log in with member ID M-5521 and password p4ss", [("member id", "M-5521"), ("password", "p4ss")]),
         ("As mkovacs with password fjord-lamp, open the leave page", [("username", "mkovacs"), ("password", "fjord-lamp")]),
         ("Log in as omar (password tulip88)", [("username", "omar"), ("password", "tulip88")]),
+        ("Log in to the patient portal (Patient ID P-20577, PIN 4420)", [("patient id", "P-20577"), ("pin", "4420")]),
+        ("log in to the admin area as alice with password s3cret", [("username", "alice"), ("password", "s3cret")]),
     ],
 )  # fmt: skip
 def test_credentials_are_read_whatever_the_site_calls_the_account(goal, fields):

@@ -21,7 +21,7 @@ _CRED = r"(?:" + MASK + r"\d+" + MASK + r"|[^\s,;()]+)"
 #: An account identifier a site may ask for instead of a user name: 'library card', 'member number', 'patient
 #: ID', 'card number' (the words the goal uses name the field).
 _IDENTIFIER = re.compile(
-    r"\b(?:with|using)\s+(?:the\s+|my\s+|an?\s+)?(?P<f>(?:[a-z]+\s+){0,2}?(?:card|number|id|no\.?|code)"
+    r"(?:\b(?:with|using)\s+|\(\s*|,\s*)(?:the\s+|my\s+|an?\s+)?(?P<f>(?:[a-z]+\s+){0,2}?(?:card|number|id|no\.?|code)"
     r"(?:\s+(?:number|no\.?))?)\s*[:=#]?\s*(?P<u>" + MASK + r"\d+" + MASK + r"|[\w.@-]*\d[\w.@-]*)",
     I,
 )
@@ -101,6 +101,13 @@ def _site_prefix(rest: str, spans: tuple[str, ...]) -> tuple[list[Intent], str]:
     return [], rest
 
 
+_WHERE = re.compile(
+    r"\b(?:to|into|on|at)\s+(?:the\s+|your\s+|my\s+|our\s+|their\s+)?[\w' -]{0,40}(?:portal|site|website|"
+    r"account|area|app|dashboard|page|system|intranet|console|admin)\b",
+    I,
+)
+
+
 def parse_login(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
     if re.match(r"^(?:log|sign)[\s-]*(?:out|off)\b|^(?:logout|signout)$", c, I):
         return [Click(target="log out")]
@@ -125,6 +132,7 @@ def parse_login(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
         ).strip():
             return None
         return [*prefix, Click(target="log in")]
+    leftover = _WHERE.sub(" ", leftover)  # 'to the patient portal': where, not what
     if re.sub(r"[\s(),/]+|\band\b", "", leftover, flags=I):
         return None  # words left over are no credentials: not read as a login, never dropped unread
     intents: list[Intent] = list(prefix)
