@@ -21,12 +21,14 @@ LOANS = {"106": ["Gardens of the Mind", "2025-06-03", 0], "107": ["Deep Water At
 HOLDS = {"108": "Winter Orchard", "101": "The Salt Road"}
 STATE: dict[str, dict] = {}
 REFUSE: set[str] = set()  # loans the server refuses to renew (reserved by someone else)
+MISSING: set[str] = set()  # loans whose renewal answers 404
 
 
 def _reset() -> None:
     STATE["loans"] = {k: list(v) for k, v in LOANS.items()}
     STATE["holds"] = dict(HOLDS)
     REFUSE.clear()
+    MISSING.clear()
 
 
 def _account(handler: SimpleHTTPRequestHandler) -> tuple[int, dict[str, str], bytes]:
@@ -68,6 +70,9 @@ def _renew(handler: SimpleHTTPRequestHandler) -> tuple[int, dict[str, str], byte
     loan = STATE["loans"].get(key)
     if loan is None or key in REFUSE:
         return _back("Sorry, this item could not be renewed: another member has reserved it.")
+    if key in MISSING:  # an error page that echoes the request in the words of a success
+        body = f"<h1>Page missing</h1><p>Renewed {html.escape(loan[0])} (page missing)</p>"
+        return 404, {"Content-Type": "text/html; charset=utf-8"}, body.encode()
     loan[1], loan[2] = "2025-06-24", loan[2] + 1
     return _back(f"Renewed {loan[0]}. New due date 2025-06-24.")
 
@@ -77,22 +82,40 @@ def _cancel_hold(handler: SimpleHTTPRequestHandler) -> tuple[int, dict[str, str]
     return _back(f"Your hold on {title} was cancelled.")
 
 
+def _menu(handler: SimpleHTTPRequestHandler) -> tuple[int, dict[str, str], bytes]:
+    """A restaurant's own menu (its name is its link home) beside an aside about another restaurant's dish."""
+    body = (
+        "<!doctype html><html><head><title>Lotus Garden - Menu</title></head><body><header><a href='/'>Lotus "
+        "Garden</a></header><main><h1>Menu</h1><div><h3>Spring rolls</h3><p>£4.50</p></div></main><aside><h3>Also "
+        "from Lotus Garden</h3><p>Half crispy aromatic duck at our sister restaurant Jade Palace: £16.90</p></aside>"
+        "</body></html>"
+    )
+    return 200, {"Content-Type": "text/html; charset=utf-8"}, body.encode()
+
+
 @pytest.fixture(scope="module")
 def account_url() -> Iterator[str]:
     _reset()
-    routes = {"/account": _account, "/renew": _renew, "/cancel-hold": _cancel_hold}
+    routes = {"/account": _account, "/renew": _renew, "/cancel-hold": _cancel_hold, "/menu": _menu}
     with StaticServer(Path(__file__).parent / "pages", routes=routes) as server:
         yield server.base_url
 
 
 @pytest.fixture
 def act(session, account_url, tmp_path):
-    async def go(goal: str) -> dict:
+    """``await act(goal, refuse=ids, missing=ids, path=...)``: a run from the account page (or ``path``), fresh
+    state, the server refusing to renew the loans ``refuse`` names and answering 404 for ``missing``."""
+
+    async def go(
+        goal: str, refuse: tuple[str, ...] = (), missing: tuple[str, ...] = (), path: str = "/account"
+    ):
         _reset()
+        REFUSE.update(refuse)
+        MISSING.update(missing)
         ctx = offline_context(
             tmp_path / "runs", action_timeout_s=5.0, max_seconds=60.0, confirm_policy="auto"
         )
-        return await run_goal(goal, ctx, start_url=account_url + "/account", session=session)
+        return await run_goal(goal, ctx, start_url=account_url + path, session=session)
 
     return go
 
@@ -116,20 +139,8 @@ async def test_a_row_without_the_control_is_no_success_and_nothing_changes(act):
     assert [v[2] for v in STATE["loans"].values()] == [0, 2, 1]
 
 
-@pytest.fixture
-def act_refused(session, account_url, tmp_path):
-    async def go(goal: str) -> dict:
-        _reset()
-        REFUSE.add("106")
-        ctx = offline_context(
-            tmp_path / "runs", action_timeout_s=5.0, max_seconds=60.0, confirm_policy="auto"
-        )
-        return await run_goal(goal, ctx, start_url=account_url + "/account", session=session)
-
-    return go
-
-
-async def test_the_server_refusing_the_renewal_is_no_success(act_refused):
-    result = await act_refused("renew my loan of Gardens of the Mind")
+async def test_the_server_refusing_the_renewal_is_no_success(act):
+    result = await act("renew my loan of Gardens of the Mind", refuse=("106",))
     assert result["terminal_type"] != "goal_satisfied"
     assert STATE["loans"]["106"][2] == 0
+

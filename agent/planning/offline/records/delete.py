@@ -13,6 +13,7 @@ from agent.planning.base import HistoryItem
 from agent.planning.offline import page as kinds
 from agent.planning.offline.page import visible_text
 from agent.planning.offline.records.goal import RecordGoal
+from agent.planning.offline.records.progress import CLICKED
 from agent.planning.offline.text import norm
 from agent.types import Element, Observation
 
@@ -25,7 +26,6 @@ _ASKS = re.compile(
 _AGREES = re.compile(r"\b(?:yes|confirm|delete|remove|i.?m\s+sure|ok|proceed)\b", re.I)
 _DECLINES = re.compile(r"\b(?:no|cancel|back|keep|return)\b", re.I)
 _GONE = re.compile(r"\b(?:deleted|removed|erased|destroyed)\b", re.I)
-_CLICKED = re.compile(r'^Click (?:the )?["“«\'](?P<t>.+?)["”»\'](?: \w+)?$')
 
 
 def _text(el: Element) -> str:
@@ -51,7 +51,7 @@ def _delete_clicked_at(history: list[HistoryItem]) -> int:
     """Where in the history a control that deletes was clicked (-1 when none was)."""
     for n in range(len(history) - 1, -1, -1):
         item = history[n]
-        m = _CLICKED.match(str(item.get("plan_step") or ""))
+        m = CLICKED.match(str(item.get("plan_step") or ""))
         if item.get("status") == "success" and m and DELETE.search(m.group("t")):
             return n
     return -1
@@ -65,7 +65,7 @@ def delete_confirmed(history: list[HistoryItem]) -> bool:
     """After the delete control, a control that agrees was clicked (the confirmation was answered yes)."""
     start = _delete_clicked_at(history)
     for item in history[start + 1 :] if start >= 0 else []:
-        m = _CLICKED.match(str(item.get("plan_step") or ""))
+        m = CLICKED.match(str(item.get("plan_step") or ""))
         if item.get("status") == "success" and m and _AGREES.search(m.group("t")):
             return not _DECLINES.search(m.group("t"))
     return False

@@ -9,7 +9,8 @@ from agent.planning.base import HistoryItem
 from agent.planning.offline.records.forms import SAVE
 from agent.planning.offline.records.goal import OPERATIONS
 
-_CLICKED = re.compile(r'^Click (?:the )?["“«\'](?P<t>.+?)["”»\'](?: \w+)?$')
+#: A plan step that clicks a named control ('Click the "Renew" button'): the one home of this pattern.
+CLICKED = re.compile(r'^Click (?:the )?["“«\'](?P<t>.+?)["”»\'](?: \w+)?$')
 _SEARCHED = re.compile(r'^Search for ["“«\'](?P<q>.+?)["”»\']$')
 _FILL_STEP = re.compile(r"^(?:Type|Append|Replace|Select|Check|Choose) ")
 
@@ -37,7 +38,7 @@ def ok_steps(history: list[HistoryItem]) -> list[HistoryItem]:
 
 
 def clicked_targets(history: list[HistoryItem]) -> set[str]:
-    return {m.group("t") for h in history if (m := _CLICKED.match(str(h.get("plan_step") or "")))}
+    return {m.group("t") for h in history if (m := CLICKED.match(str(h.get("plan_step") or "")))}
 
 
 def searched_queries(history: list[HistoryItem]) -> set[str]:
@@ -52,7 +53,7 @@ def saves_sent(history: list[HistoryItem], own: tuple[str, ...] = ()) -> int:
         step = str(item.get("plan_step") or "")
         if _FILL_STEP.match(step):
             filled = True
-        m = _CLICKED.match(step)
+        m = CLICKED.match(step)
         if m and (
             (filled and (SAVE.search(m.group("t")) or _names_own(m.group("t"), own)))
             or _OWN_SAVE.search(m.group("t"))
@@ -86,7 +87,7 @@ def reread(history: list[HistoryItem], own: tuple[str, ...] = ()) -> bool:
     now shows what was stored, not what was typed."""
     items = ok_steps(history)
     for n in range(len(items) - 1, -1, -1):
-        m = _CLICKED.match(str(items[n].get("plan_step") or ""))
+        m = CLICKED.match(str(items[n].get("plan_step") or ""))
         if m and saving(m.group("t"), own):
             return False
         moved = n > 0 and items[n].get("url") != items[n - 1].get("url")
@@ -101,7 +102,7 @@ def pending_save(history: list[HistoryItem], own: tuple[str, ...] = ()) -> bool:
         step = str(item.get("plan_step") or "")
         if _FILL_STEP.match(step):
             return False
-        m = _CLICKED.match(step)
+        m = CLICKED.match(step)
         if m and saving(m.group("t"), own):
             return True
     return False

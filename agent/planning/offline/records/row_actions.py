@@ -20,6 +20,7 @@ from agent.planning.base import HistoryItem
 from agent.planning.offline import page as kinds
 from agent.planning.offline.page import visible_text
 from agent.planning.offline.records.goal import RecordGoal
+from agent.planning.offline.records.progress import CLICKED
 from agent.planning.offline.text import norm, tokens
 from agent.types import Element, Observation
 
@@ -60,7 +61,6 @@ _ASKS = re.compile(
 _YES = re.compile(r"^\s*(?:yes|confirm|ok|proceed|continue)\b", re.I)
 _NO = re.compile(r"^\s*(?:no|back|keep|go\s+back|return|never\s*mind|don'?t)\b", re.I)
 _STOP = frozenset("my the a an our your of on for in at to with and this that".split())
-_CLICKED = re.compile(r'^Click (?:the )?["“«\'](?P<t>.+?)["”»\'](?: \w+)?$')
 
 
 #: The operations done by an item's own control on its row (an update's verb names its save button instead).
@@ -189,7 +189,7 @@ def row_control(goal: RecordGoal, observation: Observation, tried: set[str]) -> 
 def acted_at(goal: RecordGoal, history: list[HistoryItem]) -> int:
     """Where in the history the verb's control was clicked (-1 when it was not)."""
     for n in range(len(history) - 1, -1, -1):
-        m = _CLICKED.match(str(history[n].get("plan_step") or ""))
+        m = CLICKED.match(str(history[n].get("plan_step") or ""))
         if history[n].get("status") == "success" and m and _has(m.group("t"), verb_words(goal.verb)):
             return n
     return -1
@@ -203,7 +203,7 @@ def agree_control(goal: RecordGoal, observation: Observation, history: list[Hist
     clicked = {
         m.group("t")
         for h in history[acted_at(goal, history) :]
-        if (m := _CLICKED.match(str(h.get("plan_step") or "")))
+        if (m := CLICKED.match(str(h.get("plan_step") or "")))
     }
     buttons = [
         e
