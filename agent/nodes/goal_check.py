@@ -25,7 +25,6 @@ from agent.planning.verify import (
     judge,
     quote_candidates,
 )
-from agent.planning.verify.answers import site_words
 from agent.records import elapsed_seconds
 from agent.stages import promote, stage_index
 from agent.state import AgentState
@@ -264,17 +263,11 @@ async def page_readings(
     if session is None or not questions or not answer:
         return {}
     readings: dict[str, dict[str, Any] | None] = {}
-    site = site_words(state.get("observation") or {})
     for part in questions:
         blockwise = part.get("answer_kind") in ("attribute", "generic")
         subject = list(part.get("subject") or []) if blockwise else []
         must = list(part.get("must") or []) if blockwise else []
         need = int(part.get("need") or 0)
-        kept = [w for w in subject if w not in site]
-        if kept and len(kept) < len(
-            subject
-        ):  # 'at Lotus Garden' on Lotus Garden's own site: the page says it
-            subject, must, need = kept, [w for w in must if w not in site], min(need, len(kept))
         for quote in quote_candidates(part, answer_for(part, questions, answer))[:MAX_QUOTES]:
             if quote not in readings:
                 readings[quote] = await read_quote(

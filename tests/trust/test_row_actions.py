@@ -144,3 +144,13 @@ async def test_the_server_refusing_the_renewal_is_no_success(act):
     assert result["terminal_type"] != "goal_satisfied"
     assert STATE["loans"]["106"][2] == 0
 
+
+async def test_an_error_page_echoing_the_renewal_is_no_success(act):
+    result = await act("renew my loan of Gardens of the Mind", missing=("106",))
+    assert result["terminal_type"] != "goal_satisfied"
+
+
+async def test_a_side_block_about_another_place_does_not_answer_for_this_site(act):
+    """'... at Lotus Garden' on Lotus Garden's own menu: the aside's price is its sister restaurant's."""
+    result = await act("What's the price of half crispy aromatic duck at Lotus Garden?", path="/menu")
+    assert result["terminal_type"] != "goal_satisfied" and result["final_answer"] is None

@@ -113,24 +113,3 @@ def test_a_value_that_is_itself_a_key_or_names_no_rival_key_is_not_refused():
         rival_key("How much is a child ticket?", "adult £14", "£14", {"elements": other["elements"][2:]})
         == ""
     )
-
-
-def test_the_sites_own_name_is_read_from_its_link_home_only():
-    """'Who teaches X at Kestrel Valley College' on that college's site: the college is the site, named by its
-    link home; a product's own name (its heading, a link to its page) is never taken for the site's."""
-    from agent.planning.verify.answers import site_words
-
-    observation = {
-        "url": "http://c.test/courses/12",
-        "elements": [
-            {"tag": "a", "role": "link", "text": "Kestrel Valley College", "zone": "header", "bbox": [0, 10, 200, 20],
-             "attrs": {"href": "http://c.test/"}},
-            {"tag": "a", "role": "link", "text": "Home", "zone": "nav", "bbox": [0, 40, 50, 20],
-             "attrs": {"href": "http://c.test/"}},
-            {"tag": "a", "role": "link", "text": "Medieval Architecture", "zone": "main", "bbox": [0, 300, 200, 20],
-             "attrs": {"href": "http://c.test/courses/12"}},
-            {"tag": "a", "role": "link", "text": "Blue Widget", "zone": "main", "bbox": [0, 400, 200, 20],
-             "attrs": {"href": "http://c.test/?id=1"}},
-        ],
-    }  # fmt: skip
-    assert site_words(observation) == {"kestrel", "valley", "college"}

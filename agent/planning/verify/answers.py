@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from typing import Any
-from urllib.parse import urlsplit
 
 from agent.planning.offline.columns import column_mismatch
 from agent.planning.offline.page import ELEMENT_KINDS
@@ -451,28 +450,3 @@ def answer_evidence(
     if why:
         return None, why
     return None, f"{label}: {text[:120]!r} {NOT_ON_PAGE}"
-
-
-#: Links to a home page that say so rather than name the site.
-_HOME_WORDS = frozenset({"home", "homepage", "start", "main page", "back", "index"})
-
-
-def site_words(observation: dict[str, Any]) -> set[str]:
-    """The words of the site's own name: the text of a link to its home page in its header or navigation ('Lotus
-    Garden' -> /). 'at Lotus Garden' in a question is said of every page of that site, so no item on it has to
-    repeat it; an item's own name (the product on its page, never a link home) is still required."""
-    words: set[str] = set()
-    for el in observation.get("elements") or []:
-        attrs = el.get("attrs") or {}
-        href = str(attrs.get("href") or "")
-        if not ELEMENT_KINDS["link"](el) or not href:
-            continue
-        parts = urlsplit(href)
-        box = el.get("bbox") or [0, 0, 0, 0]
-        top = (el.get("zone") or "main") in ("header", "nav") or float(box[1]) < 120
-        text = str(el.get("text") or el.get("name") or "").strip()
-        if parts.path not in ("", "/") or parts.query or not top or not text or len(text) > 40:
-            continue
-        if norm(text) not in _HOME_WORDS:
-            words |= {w.lower() for w in re.findall(r"[\w'’-]+", text)}
-    return words

@@ -231,6 +231,11 @@ def _appeared(goal: RecordGoal, history: list[HistoryItem]) -> list[str]:
 def action_shown(goal: RecordGoal, observation: Observation, history: list[HistoryItem]) -> str:
     """The page's own words, new since the verb's control was clicked, that the item had the verb done: a line
     naming the item, or any such line once the item's row no longer offers the control ('' otherwise)."""
+    start = acted_at(goal, history)
+    if start < 0 or any((h.get("effect") or {}).get("http_status") for h in history[start:]):
+        return (
+            ""  # (an error page that echoes the request, 'Renewed X could not be found', says nothing done)
+        )
     done = done_words(goal.verb)
     new = _appeared(goal, history)
     lines = [ln.strip() for ln in str(observation.get("page_text") or "").splitlines() if ln.strip()]
