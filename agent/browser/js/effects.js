@@ -164,7 +164,7 @@ async (arg) => {
     // 'sundays' is named by a column headed 'Sunday': a plural subject word also matches its singular; a long
     // word, by another form of it at a word's start ('reopening' / 'reopens', 'published' / 'publishes')
     const stemOf = (w) => w.slice(0, w.length - 3);  // 8 letters or more: 'central' is no form of 'centre'
-    const named = (t, w) => t.includes(w) || (w.includes("-") && t.replace(/-/g, " ").includes(w.replace(/-/g, " "))) || (w.length > 4 && w.endsWith("s") && t.includes(w.slice(0, -1))) ||
+    const named = (t, w) => t.includes(w) || (w.includes("-") && t.replace(/-/g, " ").includes(w.replace(/-/g, " "))) || (w.length >= 4 && /[^su]s$/.test(w) && t.includes(w.slice(0, -1))) ||
       (w.length >= 8 && /^[a-z]+$/.test(w) && new RegExp("\\b" + stemOf(w)).test(t));
     const hits = (text) => { const t = low(text); return words.filter((w) => named(t, w)).length; };
     const must = (arg.must || []).map((w) => low(w)).filter((w) => words.includes(w));

@@ -92,6 +92,9 @@ _ACCOUNT_FIELDS = frozenset({"user", "username", "user name", "login", "user id"
 
 
 def _site_prefix(rest: str, spans: tuple[str, ...]) -> tuple[list[Intent], str]:
+    named = _SITE_NAME.match(rest)
+    if named:  # 'to Pulsegrid as ...': where, not who
+        rest = rest[named.end() :]
     m = re.match(r"^\s*(?:to|into|on|at)\s+(?:the\s+)?(?P<s>\S+)(?:\s+(?:site|website|page))?", rest, I)
     if m and looks_like_url(value(m.group("s"), spans)):
         return [Navigate(canonical_url(value(m.group("s"), spans)))], rest[m.end() :]
@@ -101,6 +104,10 @@ def _site_prefix(rest: str, spans: tuple[str, ...]) -> tuple[list[Intent], str]:
     return [], rest
 
 
+#: The site's own name after 'log in to': capitalised words before the credentials ('to Pulsegrid (email ...').
+_SITE_NAME = re.compile(
+    r"^\s*(?i:to|into|on|at)\s+(?:the\s+)?[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,3}(?=\s+(?i:as|with|using)\b|\s*[(,:]|\s*$)"
+)
 _WHERE = re.compile(
     r"\b(?:to|into|on|at)\s+(?:the\s+|your\s+|my\s+|our\s+|their\s+)?[\w' -]{0,40}(?:portal|site|website|"
     r"account|area|app|dashboard|page|system|intranet|console|admin)\b",
@@ -108,15 +115,34 @@ _WHERE = re.compile(
 )
 
 
+_LOG_IN = re.compile(r"^(?:(?:log|sign)[\s-]*(?:in|on)|login|signin|authenticate)(?:to)?\b(?P<rest>.*)$", I)
+#: The account the rest is done as, said without 'log in': 'As mkovacs with password fjord-lamp, ...', "I'm
+#: student 2231907 (password maple-leaf)", 'Using dana@x.io / Harbor!42, ...'.
+_AS_ACCOUNT = re.compile(
+    r"^(?P<rest>(?:as|i'?m|i\s+am)\s+(?:(?:an?|the)\s+)?(?:[a-z]+\s+(?=[\w.-]*\d))?\S+\s*(?:\(|,?\s*(?:with|using|and)\b)"
+    r".*(?:password|passcode|pass|pin)\b.*)$|^(?:using|with)\s+(?P<slash>\S+\s*/\s*\S+)\s*$",
+    I,
+)
+#: A role before an identifier with a digit: 'student 2231907', 'patient P-20577' (the form asks for its number).
+_ROLE_ID = re.compile(
+    r"^\s*(?:as|i'?m|i\s+am)\s+(?:(?:an?|the)\s+)?(?P<f>[a-z]+)\s+(?P<u>[\w.-]*\d[\w.-]*)\b", I
+)
+
+
+def is_login_clause(clause: str) -> bool:
+    """The clause says which account to use (it logs in), whatever else the goal asks."""
+    return bool(_LOG_IN.match(clause.strip()) or _AS_ACCOUNT.match(clause.strip()))
+
+
 def parse_login(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
     if re.match(r"^(?:log|sign)[\s-]*(?:out|off)\b|^(?:logout|signout)$", c, I):
         return [Click(target="log out")]
-    m = re.match(r"^(?:(?:log|sign)[\s-]*(?:in|on)|login|signin|authenticate)(?:to)?\b(?P<rest>.*)$", c, I)
-    if not m:  # 'As mkovacs with password fjord-lamp, ...': the account the rest is done as
-        m = re.match(r"^(?P<rest>as\s+\S+\s*(?:\(|,?\s*(?:with|using)\b).*(?:password|pass|pin)\b.*)$", c, I)
+    m = _LOG_IN.match(c) or _AS_ACCOUNT.match(c)
     if not m:
         return None
-    prefix, rest = _site_prefix(m.group("rest"), spans)
+    said = m.group("rest") if m.group("rest") is not None else f" as {m.group('slash')}"
+    prefix, rest = _site_prefix(said, spans)
+    rest = _ROLE_ID.sub(lambda r: f" with {r.group('f')} number {r.group('u')}", rest, count=1)
     provider = re.fullmatch(
         r"\s*(?:with|using|via|through)\s+(?P<p>[A-Z][\w.]*(?:\s+[A-Z][\w.]*)?|sso|SSO)\s*", rest
     )

@@ -14,10 +14,7 @@ from agent.planning.offline.items import explicit_count, filter_items, item_name
 from agent.planning.offline.listings import listing_items
 from agent.planning.offline.matching import find_anchor
 from agent.planning.offline.messages import answer_message, main_heading
-from agent.planning.offline.page import (
-    ELEMENT_KINDS,
-    visible_text,
-)
+from agent.planning.offline.page import ELEMENT_KINDS, site_words, visible_text, without_site_name
 from agent.planning.offline.questions import QUESTION_STEMS, QUESTION_WORDS, Answer, Query
 from agent.planning.offline.sections import headings_by_line
 from agent.planning.offline.targets import ordinal_of
@@ -38,7 +35,9 @@ from agent.types import Observation
 
 def _answer_attribute(query: Query, observation: Observation, lines: list[str]) -> Answer:
     rx = VALUE_RX.get(query.value_type)
-    entity = re.sub(r"^(?:the|a|an)\s+", "", query.entity, flags=re.I)
+    entity = without_site_name(
+        re.sub(r"^(?:the|a|an)\s+", "", query.entity, flags=re.I), site_words(observation)
+    )
     subject = f"the {query.attr} of {entity}" if entity else f"the {query.attr}"
     ordinal = ordinal_of(re.sub(r"^top\b", "first", entity, flags=re.I)) if entity else None
     if ordinal:
@@ -223,7 +222,8 @@ def _answer_generic(query: Query, observation: Observation, lines: list[str]) ->
         v = first_value(context, typed)
         if v:
             return Answer(True, v, clip(line, 200))
-        if wanted in _STRICT_TYPES:
+        free = wanted == "money" and re.search(r"\bfree\b|\bno\s+(?:charge|fee|cost)\b", context, re.I)
+        if wanted in _STRICT_TYPES or (wanted == "money" and not query.yes_no and not free):
             return Answer(False, f'Could not find the {wanted} asked for in "{query.question}" on the page.')
     if low.startswith("who"):
         asked = {norm(w) for w in query.question.split()}
@@ -339,6 +339,14 @@ def _page_about(entity: str, observation: Observation) -> bool:
     """The page's main heading (or title) names the entity by its name ('Eastside Library' is the page of the
     'Eastside branch'): what the page's own labels say is said of it."""
     names = proper_names(entity) or ([entity] if len(tokens(entity)) >= 2 else [])
+    site = site_words(observation)
+    if names and all(set(re.findall(r"[\w'’-]+", n.lower())) <= site for n in names):
+        # the site's own name: every page of the site is its page, but 'the minimum spend for delivery at Lotus
+        # Garden' is the page of what the rest of the words name
+        rest = " ".join(w for w in re.findall(r"[\w'’-]+", entity) if w.lower() not in site)
+        if not tokens(rest):
+            return True
+        names = [rest] if len(tokens(rest)) >= 2 else []
     if not names:
         return False  # ('the kit' is said of every kit)
     heading = main_heading(observation)

@@ -47,7 +47,7 @@ VERB_START = re.compile(
         |activate|expand|collapse|focus|locate|identify|determine
         |file|create|make|post|edit|update|change|rename|delete|resolve|reopen|book|reserve|enrol|enroll|assign
         |comment|reply|publish|save|cancel|archive|upload|raise|append|renew|withdraw|revoke|approve|reject
-        |decline|restore|unsubscribe|unenrol+|borrow|reschedule|request|apply)\b""",
+        |decline|restore|unsubscribe|unenrol+|borrow|reschedule|request|apply|invite|drop)\b""",
     re.I | re.X,
 )
 

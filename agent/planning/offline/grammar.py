@@ -180,6 +180,11 @@ _NOTHING = re.compile(
 )
 
 
+#: A condition a question is asked under: 'If I cancel with less than a day's notice, what fee ...?'
+_CONDITION = re.compile(r"^(?:if|when|whenever|in\s+case)\s+(?!so$|not$)\w+(?:\s+\S+){2,}$", re.I)
+#: A question that goes on from the one before: 'If so, how much is it?'
+_GOES_ON = re.compile(r"^(?:and\s+)?if\s+(?:so|yes|not|there\s+is|there\s+are)$", re.I)
+_IS_THERE = re.compile(r"^(?:is|are)\s+there\s+(?:an?|any)\s+(?P<x>.+?)\??$", re.I)
 #: A pronoun in a question that points back at what an earlier step looked for ('its warranty', 'how much is it').
 _POSSESSIVE_BACK = re.compile(r"\b(?:its|their|his|her)\b", re.I)
 #: ... and one that ends the question: 'what is their email address' -> 'the email address of X'.
@@ -252,15 +257,28 @@ def parse_goal(goal: str) -> ParsedGoal:
     for k, clause in enumerate(clauses):
         if BARE_FINDERS.match(clause) or _NOTHING.match(clause):
             continue
+        if _GOES_ON.match(clause) and _asks(clauses[k + 1 : k + 2], spans):
+            asked_first = intents[-1].question if intents and isinstance(intents[-1], Ask) else ""
+            thing = _IS_THERE.match(asked_first)
+            if thing:  # 'Is there a minimum spend? If so, how much is it?': how much is the minimum spend
+                intents.pop()
+                clauses[k + 1] = re.sub(
+                    r"\b(?:it|they|that)\b", f"the {thing.group('x')}", clauses[k + 1], count=1
+                )
+            continue
         if SCOPE_CLAUSE.match(clause) or (
-            DOCUMENT_SCOPE.match(clause) and _asks(clauses[k + 1 : k + 2], spans)
+            (DOCUMENT_SCOPE.match(clause) or _CONDITION.match(clause))
+            and _asks(clauses[k + 1 : k + 2], spans)
         ):
             scope = clause  # 'In the Logging section of the reference,' belongs to the question after it
             continue
         if scope:
             asked = parse_clause(clause, spans) or []
-            if len(asked) == 1 and isinstance(asked[0], Ask):
-                intents.append(Ask(question_text(f"{scope}, {clause}", spans)))
+            if len(asked) == 1 and isinstance(
+                asked[0], Ask
+            ):  # (a condition follows its question: 'what fee if ...')
+                said = f"{clause.rstrip(' ?')} {scope}" if _CONDITION.match(scope) else f"{scope}, {clause}"
+                intents.append(Ask(question_text(said, spans)))
                 scope = ""
                 continue
             unknown.append(shown(scope, spans))

@@ -9,10 +9,11 @@ from __future__ import annotations
 import bisect
 import math
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 from urllib.parse import urlsplit
 
-from agent.planning.offline.text import clip, split_identifier
+from agent.planning.offline.text import clip, norm, split_identifier
 from agent.types import Element
 
 NON_TEXT_INPUTS = frozenset(
@@ -305,3 +306,40 @@ def repeated_link_labels(elements: Iterable[Element]) -> frozenset[str]:
         if is_link(el) and href and label:
             targets.setdefault(label, set()).add(href)
     return frozenset(label for label, hrefs in targets.items() if len(hrefs) > 1)
+
+
+#: Links to a home page that say so rather than name the site.
+_HOME_WORDS = frozenset({"home", "homepage", "start", "main page", "back", "index"})
+
+
+def site_words(observation: Mapping[str, Any]) -> set[str]:
+    """The words of the site's own name: the text of its link home in its header or navigation ('Lotus Garden'
+    -> /) that the page's title repeats. 'at Lotus Garden' in a question is said of every page of that site, so
+    the site's own content need not repeat it (side blocks still must: they speak of other places)."""
+    title = norm(str(observation.get("title") or ""))
+    words: set[str] = set()
+    for el in observation.get("elements") or []:
+        attrs = el.get("attrs") or {}
+        href = str(attrs.get("href") or "")
+        if not ELEMENT_KINDS["link"](el) or not href:
+            continue
+        parts = urlsplit(href)
+        box = el.get("bbox") or [0, 0, 0, 0]
+        top = (el.get("zone") or "main") in ("header", "nav") or float(box[1]) < 120
+        text = str(el.get("text") or el.get("name") or "").strip()
+        if parts.path not in ("", "/") or parts.query or not top or not text or len(text) > 40:
+            continue
+        if norm(text) not in _HOME_WORDS:
+            words |= {
+                w for w in re.findall(r"[\w'’-]+", text.lower()) if re.search(rf"\b{re.escape(w)}\b", title)
+            }
+    return words
+
+
+def without_site_name(phrase: str, site: set[str]) -> str:
+    """The phrase without a closing 'at/from/of <the site's own name>' ('minimum spend for delivery from Lotus
+    Garden' -> 'minimum spend for delivery' on Lotus Garden's site): every line there is said of it."""
+    m = re.search(r"\s+(?:at|from|of|in|on|with|by)\s+(?:the\s+)?(?P<n>[\w'’ -]+?)\s*$", phrase, re.I)
+    if not m or not site or not set(re.findall(r"[\w'’-]+", m.group("n").lower())) <= site:
+        return phrase
+    return phrase[: m.start()].strip() or phrase

@@ -47,14 +47,9 @@ from agent.planning.offline.questions import Query, analyze
 from agent.planning.offline.reading import LINE_ANSWERS, answer_question, checked_answer
 from agent.planning.offline.records.counts import plan_count
 from agent.planning.offline.records.fields import record_field_answer
+from agent.planning.offline.records.finding import record_lookup, record_page_first
 from agent.planning.offline.records.goal import RecordGoal
-from agent.planning.offline.records.plan import (
-    leading_goal,
-    plan_record,
-    record_goal_of,
-    record_lookup,
-    record_page_first,
-)
+from agent.planning.offline.records.plan import leading_goal, plan_record, record_goal_of
 from agent.planning.offline.reveal import reveal_step, reveals_done
 from agent.planning.offline.semantic import take_note
 from agent.planning.offline.text import clip

@@ -190,6 +190,9 @@ _POSSESSIVE = re.compile(
 )
 
 
+#: "a day's notice", "two weeks' pay": a length of time, which owns nothing.
+_TIME_OWNER = re.compile(r"\b(?:minute|hour|day|night|week|fortnight|month|year)s?$", re.I)
+
 #: "What number do I call to complain about noise" asks for "the phone number for complaints about noise".
 _CALL = re.compile(
     r"^(?:what|which)\s+(?:phone\s+|telephone\s+)?number\s+(?:do|should|can|could|would)\s+(?:i|we|you|they)\s+"
@@ -415,7 +418,7 @@ def _attribute(core: str) -> tuple[str, str] | None:
     if m and len(m.group("a").split()) <= 4 and not re.match(r"^(?:who|when|where|how|why)\b", strip_q, re.I):
         return (m.group("a").strip(), m.group("e").strip())
     m = re.match(r"^(?:the\s+)?(?P<e>.+?)'s\s+(?P<a>[\w\s-]+)$", strip_q, re.I)
-    if m:
+    if m and len(m.group("e").split()) <= 5 and not _TIME_OWNER.search(m.group("e")):  # not 'a day's notice'
         return (m.group("a").strip(), m.group("e").strip())
     if re.match(r"^how\s", core, re.I):
         return None  # 'how often is the backup run': no attribute of a named thing

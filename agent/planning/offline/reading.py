@@ -181,7 +181,10 @@ def _in_section(query: Query, observation: Observation) -> Answer | None:
         return None
     section, score = found
     unscoped = replace(query, section="", page="")
-    if query.kind == "generic" and not named:
+    typed = VALUE_RX.get(query.value_type)
+    if query.kind == "generic" and not named:  # (a price asked for: a body without one answers nothing)
+        if typed is not None and not any(typed.search(line) for line in section.body):
+            return None
         return _body_answer(section, observation)
     narrowed = inside(section, observation)
     if section.level < TERM_LEVEL:
@@ -201,7 +204,6 @@ def _in_section(query: Query, observation: Observation) -> Answer | None:
             return _from(section, answer, observation)
     if named:
         return _from(section, answer, observation)
-    typed = VALUE_RX.get(query.value_type)
     if typed is not None and not any(typed.search(line) for line in section.body):
         # a price or a time asked for, and the section says none: its body is no answer. A heading that links
         # to the item's own page is a lead to follow; any other section named so says there is none here.

@@ -117,20 +117,35 @@ def _linked(observation: Observation, headers: list[Cell]) -> list[Cell]:
 
 def table_answer(query: Query, observation: Observation) -> Answer | None:
     """The cell at the row the question names and the column it asks about, or None when the question does
-    not point into a table on this page."""
+    not point into a table on this page. Of rows the question names alike (band 'D' in this year's table and
+    last year's), the one whose column it names best."""
     headers, cells = _cells(observation)
     if not headers or not cells:
         return None
-    question = query.question.strip().lower()
     row_heads, headers = _split_headers(headers)
-    keys = [c for c in cells + row_heads + _linked(observation, headers) if _mentions(query.question, c.text)]
-    key = (
-        max(keys, key=lambda c: len(c.text))
-        if keys
-        else _named_row_key(query.question, cells + row_heads, headers)
-    )
-    if key is None:
-        return None
+    keys = [
+        c for c in cells + row_heads + _linked(observation, headers)
+        if _mentions(query.question, c.text) or _mentioned_with_header(query.question, c, headers)
+    ]  # fmt: skip
+    if not keys:
+        named = _named_row_key(query.question, cells + row_heads, headers)
+        keys = [named] if named is not None else []
+    longest = max((len(k.text) for k in keys), default=0)
+    found = [a for k in keys if len(k.text) == longest and (a := _row_answer(query, k, cells, headers))]
+    return max(found, key=lambda a: a[0])[1] if found else None
+
+
+def _mentioned_with_header(question: str, cell: Cell, headers: list[Cell]) -> bool:
+    """A short key said with its column's name: 'Band D' for the cell 'D' under 'Band'."""
+    header = _column_of(cell, headers) if len(cell.text.strip()) <= 3 else None
+    return header is not None and _mentions(question, f"{header.text.strip()} {cell.text.strip()}")
+
+
+def _row_answer(
+    query: Query, key: Cell, cells: list[Cell], headers: list[Cell]
+) -> tuple[float, Answer] | None:
+    """(how well the column is named, the answer) for the row keyed by ``key``; None when no column fits."""
+    question = query.question.strip().lower()
     row_name = _column_of(key, headers)
     key_words = set(tokens(key.text)) | set(tokens(row_name.text if row_name else ""))
     words = [w for w in tokens(query.question) if w not in _NOT_COLUMN and w not in key_words]
@@ -155,17 +170,17 @@ def table_answer(query: Query, observation: Observation) -> Answer | None:
             best = (score, cell, header)
     if best is None:
         return None
-    _, cell, header = best
+    score, cell, header = best
     label = f"{row_name.text} {key.text}" if row_name else key.text
     rivals = _rival_columns(cell, row, headers)
     keyed = " ".join(c.text for c in [key, *row] if not value_shape(c.text))
     if column_mismatch(query.question, header.text, [h.text for h, _ in rivals], keyed):
         values = "; ".join(f"{h.text}: {c.text}" for h, c in [(header, cell), *rivals][:4])
-        return Answer(
+        return score, Answer(
             False,
             f"The table gives {key.text!r} by column ({values}); the question names none of these columns.",
         )
-    return Answer(True, cell.text, f"table row {label!r}, column {header.text!r}")
+    return score, Answer(True, cell.text, f"table row {label!r}, column {header.text!r}")
 
 
 def _rival_columns(cell: Cell, row: list[Cell], headers: list[Cell]) -> list[tuple[Cell, Cell]]:

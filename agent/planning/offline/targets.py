@@ -217,12 +217,13 @@ def click_targets(x: str, spans: tuple[str, ...], role_default: str = "") -> lis
         phrase, role = target_of(head, spans, CLICK_HINTS)
         head_marked = has_mask(head) or bool(role)
         anchor_text = ARTICLES.sub("", anchor.strip())
-        if (strong or head_marked) and anchor_text.lower() not in PRONOUNS and (phrase or role):
+        near_text = value(anchor_text, spans)  # ('the button for the': no anchor at all)
+        if (strong or head_marked) and anchor_text.lower() not in PRONOUNS and (phrase or role) and near_text:
             return [
                 Click(
                     target=phrase,
                     role=role or role_default,
-                    near=value(anchor_text, spans),
+                    near=near_text,
                     connector=re.sub(r"\s+", " ", conn),
                 )
             ]

@@ -214,6 +214,22 @@ SITE_SECTIONS: dict[str, frozenset[str]] = {  # stemmed, as text.tokens gives wo
 }
 
 
+#: Where a site keeps records of a kind, beyond a list named for them ('Billing' holds the invoices).
+RECORD_PLACES: dict[str, tuple[str, ...]] = {
+    "invoice": ("billing", "payments", "account"),
+    "receipt": ("billing", "payments", "orders", "account"),
+    "payment": ("billing", "account"),
+    "statement": ("billing", "documents", "account"),
+    "order": ("order history", "purchases", "account"),
+    "booking": ("reservations", "trips", "account"),
+    "reservation": ("bookings", "trips", "account"),
+    "appointment": ("bookings", "account"),
+    "application": ("account",),
+    "loan": ("loans", "account"),
+    "hold": ("holds", "reservations", "account"),
+}
+
+
 #: What a page calls the doer of a verb a question asks with ('who leads X' -> 'Led by', 'Leader'), for verbs
 #: whose forms are not regular; a regular verb gets '<verb>ed by', '<verb>er' and '<verb>or' (see label_forms).
 _DOER_FORMS: dict[str, tuple[str, ...]] = {

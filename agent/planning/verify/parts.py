@@ -104,6 +104,15 @@ _NOT_A_NAME = re.compile(
 )
 
 
+def _need(kind: str, subject: list[str], must: list[str]) -> int:
+    """How many subject words a block must name: half of a question's, two thirds of an entity's (all of a short
+    one) and never more than its names when it has any."""
+    if kind == "generic":
+        return math.ceil(len(subject) / 2)
+    need = len(subject) if len(subject) <= 2 else math.ceil(len(subject) * 2 / 3)
+    return min(need, len(must)) if must else need
+
+
 def answer_part(question: str) -> GoalPart:
     """An answer part: what kind of answer, and the subject its block must name."""
     query = analyze(question)
@@ -113,17 +122,15 @@ def answer_part(question: str) -> GoalPart:
     if query.kind == "attribute":
         if query.entity:
             subject = _subject(query.entity)
-            need = len(subject) if len(subject) <= 2 else math.ceil(len(subject) * 2 / 3)
             # 'the Eastside branch': its name must be named, the kind of thing it is may be called otherwise
             must = [w for w in _subject(" ".join(proper_names(query.entity))) if w in subject]
-            if must:
-                need = min(need, len(must))
+            need = _need("attribute", subject, must)
         else:
             subject = _subject(query.attr)
             need = min(1, len(subject))
     elif query.kind == "generic":
         subject = _subject(question)
-        need = math.ceil(len(subject) / 2)
+        need = _need("generic", subject, [])
         # 'When are Dr Helen Okafor's office hours?': a block naming 'Dr Rhys Pemberton' and 'office hours' is
         # another's; the name asked about must be named (not the first word, nor a day or month)
         named = [w for w in proper_names(question.split(" ", 1)[-1]) if not _NOT_A_NAME.match(w)]

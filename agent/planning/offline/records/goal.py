@@ -11,7 +11,9 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from agent.planning.offline.account_rules import is_login_clause
 from agent.planning.offline.dates import date_span
+from agent.planning.offline.records.invites import invitation
 from agent.planning.offline.text import mask_quotes, unmask
 
 I = re.IGNORECASE  # noqa: E741 - short alias keeps the patterns readable
@@ -24,50 +26,26 @@ OPERATIONS: dict[str, tuple[str, ...]] = {
     "reopen": ("reopen", "re-open"),
     "cancel": ("cancel", "call off"),
     "delete": ("delete", "remove", "erase"),
-    "update": (
-        "set",
-        "change",
-        "raise",
-        "lower",
-        "bump",
-        "increase",
-        "decrease",
-        "update",
-        "make",
-        "assign",
-        "reassign",
-        "move",
-        "rename",
-        "switch",
-        "mark",
-        "edit",
-        "modify",
-        "fix",
-        "correct",
-        "replace",
-    ),  # fmt: skip
+    "update": tuple(
+        "set change raise lower bump increase decrease update make assign reassign move rename switch mark edit "
+        "modify fix correct replace".split()
+    ),
     "create": (
-        "file",
-        "create",
-        "add",
-        "new",
+        *"file create add new submit report write start post invite".split(),
         "open a new",
-        "submit",
-        "report",
-        "write",
-        "start",
-        "post",
         "make a new",
         "make a",
         "log a new",
     ),  # fmt: skip
     "open": ("open", "show", "show me", "take me to", "bring me to", "go to", "find", "navigate to", "view"),
     # an item's own control does it ('Renew', 'Withdraw'): see records.row_actions
-    "act": ("renew", "withdraw", "revoke", "approve", "reject", "decline", "restore", "unenrol", "unenroll"),
+    "act": tuple(
+        "renew withdraw revoke approve reject decline restore unenrol unenroll enrol enroll drop".split()
+    ),
 }
 #: The words each operation's control is likely to carry ("New Ticket", "Add comment", "Modify", "Edit page").
 CONTROL_WORDS: dict[str, tuple[str, ...]] = {
-    "create": ("new", "create", "add", "file", "submit", "report"),
+    "create": ("new", "create", "add", "file", "submit", "report", "invite"),
     "comment": ("comment", "reply", "add comment", "respond"),
     "update": ("modify", "edit", "change", "update"),
     "close": ("modify", "edit", "close", "resolve", "change"),
@@ -91,10 +69,10 @@ _FILLERS = re.compile(
     r"(?:you\s+)?to|i'd\s+like\s+(?:you\s+)?to|go\s+ahead\s+and|let's|lets)\b[\s,]*)+",
     I,
 )
-#: A record's number or identifier: '#12', 'ticket 12', 'order SO-1004', 'invoice INV-77'.
+#: A record's number or identifier: '#12', 'ticket 12', 'order SO-1004', 'invoice INV-2026-0193'.
 _NUMBER = re.compile(
     r"(?:#|\b(?:no\.?|number|ticket|issue|bug|item|record|order|invoice|case|request|booking)\s+#?)"
-    r"(?P<n>(?:[A-Z]{1,5}-?)?\d+)\b",
+    r"(?P<n>(?:[A-Z]{1,5}-?)?\d+(?:-[A-Z0-9]*\d[A-Z0-9]*)*)\b",
     I,
 )
 _TITLE = re.compile(
@@ -106,6 +84,10 @@ _TEXT = re.compile(
     r"\b(?:saying|that\s+says|which\s+says|says|reading|that\s+reads|with\s+(?:the\s+)?(?:text|body|"
     r"description|content|comment|message|note|words?)|containing)\s*:?\s*(?P<v>\x00\d+\x00)",
     I,
+)
+#: What an 'open' verb is followed by when the goal asks about the record, not to open it.
+_ASKS_OF = re.compile(
+    r"^(?:out\b|(?:the|its|their)\s+(?:[\w-]+\s+){1,3}?of\b|(?:what|how|when|who|whether|if)\b)", I
 )
 _COLON_VALUE = re.compile(r":\s*(?P<v>\x00\d+\x00)\s*$")
 #: The same words before an unquoted text that runs to the end: "a page called X that says: Visitors park in C".
@@ -159,7 +141,8 @@ _RECORD_NOUNS = (
     "ticket", "bug", "defect", "issue", "task", "page", "wiki page", "article", "entry", "record", "item",
     "order", "request", "story", "report", "post", "note", "case", "incident", "feature", "enhancement",
     "milestone", "comment", "member", "user", "document", "plot", "booking", "customer", "product",
-    "person", "contact", "client", "employee", "project", "problem", "fault",
+    "person", "contact", "client", "employee", "project", "problem", "fault", "invoice", "receipt", "appointment",
+    "reservation", "application",
 )  # fmt: skip
 #: Words for the same kind of record: a control for another kind ('New Ticket' for a wiki page) is not it.
 KINDS: tuple[frozenset[str], ...] = (
@@ -186,7 +169,6 @@ _ARTICLE = re.compile(r"^(?:the|a|an|that|this|our|my)\s+", I)
 _PAGE_WORD = re.compile(r"(?:\s+(?:wiki\s+)?page)?(?:\s*,?\s+keeping\b.*)?$", I)
 _REFERENCE = re.compile(r"\b(?:that|this|the\s+same|it|its)\b", I)
 _NOT_FIELDS = frozenset("it its this that the a an them new one".split())
-_LOGIN = re.compile(r"^\s*(?:(?:log|sign)[\s-]*(?:in|on)|login|signin)\b", I)
 _AS_USER = re.compile(r"^\s*as\s+\S+\s*(?:\(|,?\s*(?:with|using)\b)", I)
 _NAME = r"(?:\x00\d+\x00|[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3})"
 #: A record named right after its noun: 'customer Bruno Keller', 'the user "Test Customer"' (capitals or quotes).
@@ -294,11 +276,14 @@ def read_record_goal(goal: str) -> RecordGoal | None:
         if context:  # 'In the wiki, make a new page ...', 'On the CodingStyle wiki page, ...'
             described = f"{described} {context.group('where')}".strip()
             sentence = sentence[context.end() :]
+        head, comma, tail = sentence.partition(",")
+        if comma and is_login_clause(head):  # 'Using dana@x.io / pw, invite ...'
+            sentence = tail
         found, after = _op_of(sentence)
         if found and not op:
             op, rest = found, after
             verb = _FILLERS.sub("", sentence.strip()).split(" ", 1)[0].lower()
-        elif not found and not op and not _LOGIN.match(sentence):
+        elif not found and not op and not is_login_clause(sentence):
             described = f"{described} {sentence}".strip()
     search = _SEARCH.search(masked)
     first_found = bool(_FOUND.search(masked))
@@ -307,6 +292,11 @@ def read_record_goal(goal: str) -> RecordGoal | None:
     if not op:
         return None
     body = rest.rstrip(" .!?")
+    invited = invitation(body, spans) if verb == "invite" else None
+    if invited:  # 'invite Priya Shah (priya@x.io) to the workspace with the Billing role': a new member
+        return RecordGoal(
+            op="create", noun="member", settings=invited, verb=verb, wording=masked, said=masked
+        )
     if op == "create" and re.match(r"^\x00\d+\x00\s+(?:to|onto|into)\s+(?!me\b)", body, I):
         op = "append"  # 'add "Order a badge" to the Onboarding Checklist page': a line for a record that exists
     title = next((m.group("v") for m in _TITLE.finditer(body)), "")
@@ -323,7 +313,9 @@ def read_record_goal(goal: str) -> RecordGoal | None:
     number = next(  # not 'card number 20417' of a log-in
         (
             n
-            for n in (_NUMBER.search(x) for x in sentences if not _LOGIN.match(x) and not _AS_USER.match(x))
+            for n in (
+                _NUMBER.search(x) for x in sentences if not is_login_clause(x) and not _AS_USER.match(x)
+            )
             if n
         ),
         None,
@@ -393,6 +385,8 @@ def read_record_goal(goal: str) -> RecordGoal | None:
         op = "append"  # 'Add a note ...: "...". Keep the existing notes.': the field's text stays
     if op == "open" and not (about or number or search or first_found):
         return None  # "open the settings": plain navigation, the grammar's job
+    if op == "open" and _ASKS_OF.match(body):
+        return None  # 'find out the total of invoice X': a question about the record, answered from its page
     if op in ("update", "comment") and not (settings or loose or text or title):
         return None
     if op in ("append", "update") and not about:
@@ -409,8 +403,9 @@ def read_record_goal(goal: str) -> RecordGoal | None:
     if (
         not about and not number and op in ("act", "cancel")
     ):  # 'renew my loan of X', 'withdraw my pending request'
+        body = re.sub(r"^(?:me|us)\s+", "", body, flags=I)  # 'enrol me on X'
         item = re.match(
-            r"^(?:my|the|our|this|that)?\s*(?P<n>(?:[\w-]+\s+){0,3}?)(?:of|on|for)\s+(?P<d>.+)$", body, I
+            r"^(?:my|the|our|this|that)?\s*(?P<n>(?:[\w-]+\s+){0,3}?)(?:of|on|for|in)\s+(?P<d>.+)$", body, I
         )
         about = item.group("d") if item else _ARTICLE.sub("", re.sub(r"^my\s+", "", body, flags=I))
         noun = noun or (item.group("n").split() or [""])[-1].lower() if item else noun

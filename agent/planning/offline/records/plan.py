@@ -19,7 +19,6 @@ from agent.planning.offline.intents import (
     Click,
     Intent,
     Navigate,
-    Search,
     SelectOption,
     SetCheck,
     Submit,
@@ -27,7 +26,6 @@ from agent.planning.offline.intents import (
     Wait,
 )
 from agent.planning.offline.page import is_link, visible_text
-from agent.planning.offline.records.addresses import numbered_address
 from agent.planning.offline.records.delete import (
     asks_to_confirm,
     confirm_control,
@@ -36,10 +34,9 @@ from agent.planning.offline.records.delete import (
     deletion_shown,
 )
 from agent.planning.offline.records.edits import read_text_edit
+from agent.planning.offline.records.finding import _CREATING, _listing, _section, find_record, open_record
 from agent.planning.offline.records.forms import (
-    FIELD_MATCH,
     Fill,
-    best_match,
     field_label,
     holds,
     on_record,
@@ -48,15 +45,16 @@ from agent.planning.offline.records.forms import (
     record_link,
     record_words,
     save_control,
-    search_box,
 )
 from agent.planning.offline.records.goal import (
     OPERATIONS,
     RecordGoal,
-    kind_of,
     read_record_goal,
-    record_question,
 )
+from agent.planning.offline.records.outcome import MAX_STEPS
+from agent.planning.offline.records.outcome import next_steps as _steps
+from agent.planning.offline.records.outcome import plan_result as _result
+from agent.planning.offline.records.outcome import unmet as _unmet
 from agent.planning.offline.records.progress import (
     OWN_BUTTON,
     clicked_targets,
@@ -66,27 +64,26 @@ from agent.planning.offline.records.progress import (
     placed_values,
     reread,
     saves_sent,
-    searched_queries,
 )
 from agent.planning.offline.records.proof import CONFLICT, identity, read_change
 from agent.planning.offline.records.row_actions import (
+    acknowledgement,
     acted_at,
     action_shown,
     agree_control,
     by_row,
+    confirm_typing,
+    item_link,
     own_details,
     own_list_link,
+    page_control,
     row_anchor,
     row_control,
 )
-from agent.planning.offline.text import clip, norm, similarity, split_identifier
+from agent.planning.offline.text import clip, norm, split_identifier
 from agent.types import Observation
 
 MAX_SAVES = 3
-MAX_STEPS = 5
-_CREATING = re.compile(r"\b(?:new|create|add|file|submit|report|compose)\b", re.I)
-_ARTICLES = re.compile(r"^(?:the|a|an|that|this|its)\s+", re.I)
-LISTING_WORDS = "list index all browse view report reports overview roadmap milestones"
 
 
 def record_goal_of(parsed: ParsedGoal) -> RecordGoal | None:
@@ -127,23 +124,6 @@ def leading_goal(parsed: ParsedGoal, record: RecordGoal) -> str:
     return "; ".join(i.step() for i in leading_intents(parsed))
 
 
-def _result(**fields: Any) -> PlanResult:
-    result: dict[str, Any] = {"proposed_actions": [], "task_complete": False, "usage": {}}
-    result.update(fields)
-    return result  # type: ignore[return-value]
-
-
-def _unmet(reason: str, answer: str, raw: dict[str, Any]) -> PlanResult:
-    return _result(task_complete=True, success=False, failure_reason=reason, final_answer=clip(answer, 1000),
-                   reasoning=answer[:200], raw=raw)  # fmt: skip
-
-
-def _steps(steps: list[str], why: str, raw: dict[str, Any]) -> PlanResult:
-    return _result(
-        proposed_actions=steps[:MAX_STEPS], reasoning=why, raw={**raw, "pending": steps[:MAX_STEPS]}
-    )
-
-
 def fill_step(fill: Fill) -> str:
     """The grammar step that puts the fill's value into its field."""
     if fill.how == "select":
@@ -173,7 +153,7 @@ def plan_record(request: PlanRequest, goal: RecordGoal) -> PlanResult:
     if goal.op != "open" and saves and pending_save(history, own):
         return _after_save(goal, observation, history, saves, raw)
     if goal.op == "open":
-        return _open(goal, observation, history, raw)
+        return open_record(goal, observation, history, raw)
     found = not goal.needs_record or on_record(goal, observation) or _started(goal, history)
     fills, missing = plan_fills(goal, observation)
     mine = own_details(goal)  # 'update my mobile number': the user's own details are the record
@@ -186,7 +166,7 @@ def plan_record(request: PlanRequest, goal: RecordGoal) -> PlanResult:
         if place is not None:
             return _steps([Click(visible_text(place), "link").step()], "the user's own details", raw)
     if not found:
-        return _find(goal, observation, history, raw)
+        return find_record(goal, observation, history, raw)
     control = op_control(goal, observation, clicked_targets(history))
     if control is not None:
         return _steps([Click(field_label(control) or visible_text(control), _role(control)).step()],
@@ -227,7 +207,7 @@ def _delete(
         return _steps([Click(field_label(agree) or visible_text(agree), "button").step()],
                       "the page asks to confirm the deletion the goal asks for", raw)  # fmt: skip
     if not on_record(goal, observation):
-        return _find(goal, observation, history, raw)
+        return find_record(goal, observation, history, raw)
     control = op_control(goal, observation, clicked_targets(history))
     if control is None:
         return _unmet("step_failed", "The record has no control that deletes it here.", raw)
@@ -250,7 +230,12 @@ def _row_action(
     if acted_at(goal, history) >= 0:
         agree = agree_control(goal, observation, history)
         if agree is not None:
-            return _steps([Click(visible_text(agree), "button").step()], "the page asks to confirm it", raw)
+            box, typed = acknowledgement(observation), confirm_typing(goal, observation)
+            ticks = [SetCheck(visible_text(box)).step()] if box is not None else []
+            ticks += [TypeText(typed[1], typed[0]).step()] if typed else []
+            return _steps(
+                [*ticks, Click(visible_text(agree), "button").step()], "the page asks to confirm it", raw
+            )
         quote = action_shown(goal, observation, history)
         raw["record"]["seen"] = [quote] if quote else []
         if quote:
@@ -266,14 +251,15 @@ def _row_action(
                       f"the {goal.noun or 'item'}'s own {goal.verb!r} control, on its row", raw)  # fmt: skip
     if goal.op != "act":
         return None
+    own = page_control(goal, observation, tried) or item_link(goal, observation, tried)
+    if own is not None:
+        return _steps(
+            [Click(visible_text(own), _role(own)).step()], "the item's own page and its control", raw
+        )
     place = own_list_link(goal, observation, tried)
     if place is not None:
-        return _steps([Click(visible_text(place), "link").step()], "the list of the user's own items", raw)
-    return _unmet(
-        "step_failed",
-        f"No {goal.noun or 'item'} named {record_words(goal)!r} offers {goal.verb!r} here.",
-        raw,
-    )
+        return _steps([Click(visible_text(place), "link").step()], "where the user's items are listed", raw)
+    return find_record(goal, observation, history, raw)
 
 
 def _role(el: Any) -> str:
@@ -387,109 +373,3 @@ def _after_save(
         )
     unseen = ", ".join(repr(v) for v in reading.unseen) or "the change"
     return _unmet(terminals.UNVERIFIED, f"Saved, but the page read again does not show {unseen}.", raw)
-
-
-def _find(
-    goal: RecordGoal, observation: Observation, history: list[HistoryItem], raw: dict[str, Any]
-) -> PlanResult:
-    """Reach the record: the best matching link, the site's search, or a listing page."""
-    tried = clicked_targets(history)
-    searched = searched_queries(history)
-    if goal.search and goal.search.lower() not in searched:
-        return _steps([Search(goal.search).step()], "search with the site's search as the goal asks", raw)
-    link = record_link(goal, observation, tried)
-    if link is not None:
-        return _steps(
-            [Click(visible_text(link), "link").step()], "the link that best matches the record", raw
-        )
-    address = numbered_address(goal.number, observation)
-    if address and not any(h.get("plan_step") == Navigate(address).step() for h in history):
-        return _steps(
-            [Navigate(address).step()], "its siblings' links say where a record of this number is", raw
-        )
-    query = _ARTICLES.sub("", record_words(goal) or (f"#{goal.number}" if goal.number else "")).strip()
-    if query and search_box(observation) is not None and query.lower() not in searched:
-        return _steps([Search(query).step()], "look the record up with the site's search", raw)
-    if query and search_box(observation) is None:
-        page = best_match("search", _links(observation, tried), FIELD_MATCH)
-        if page is not None:
-            return _steps(
-                [Click(visible_text(page), "link").step()], "the site's search page can look it up", raw
-            )
-    listing = _listing(goal, observation, tried)
-    if listing is not None:
-        return _steps([Click(visible_text(listing), "link").step()], "a listing of records may name it", raw)
-    what = record_words(goal) or f"#{goal.number}"
-    return _unmet(
-        terminals.ANSWER_NOT_FOUND, f"Could not find the {goal.noun or 'record'} {what!r} on this site.", raw
-    )
-
-
-def _links(observation: Observation, tried: set[str]) -> list[Any]:
-    """Short links not followed yet (site navigation, listings)."""
-    return [
-        e for e in observation.get("elements") or []
-        if is_link(e) and visible_text(e) and visible_text(e) not in tried and len(visible_text(e)) <= 30
-    ]  # fmt: skip
-
-
-def _listing(goal: RecordGoal, observation: Observation, tried: set[str]) -> Any:
-    """A link to a listing of records: named for their kind ('Tickets') or as a list ('View all', 'Index')."""
-    links = [e for e in _links(observation, tried) if not _CREATING.search(visible_text(e))]
-    noun = goal.noun.split()[-1] if goal.noun else ""
-    words = [f"{noun}s", *LISTING_WORDS.split()] if noun else LISTING_WORDS.split()
-    scored = []
-    for e in links:
-        text = split_identifier(visible_text(e))  # 'TitleIndex' -> 'Title Index'
-        scored.append((max(similarity(w, text) for w in words), e))
-    scored.sort(key=lambda s: -s[0])
-    return scored[0][1] if scored and scored[0][0] >= FIELD_MATCH else None
-
-
-def _section(goal: RecordGoal, observation: Observation, tried: set[str]) -> Any:
-    """A link to the part of the site for this kind of record ('Wiki' for a wiki page)."""
-    kind = kind_of(goal.noun)
-    links = [
-        e for e in observation.get("elements") or []
-        if is_link(e) and visible_text(e) not in tried and len(visible_text(e)) <= 30 and kind & kind_of(visible_text(e))
-        and (goal.op == "create" or not _CREATING.search(visible_text(e)))
-    ]  # fmt: skip
-    return best_match(goal.noun, links, 0.3) if links else None
-
-
-def _open(
-    goal: RecordGoal, observation: Observation, history: list[HistoryItem], raw: dict[str, Any]
-) -> PlanResult:
-    searched_now = goal.search and goal.search.lower() in searched_queries(history)
-    if on_record(goal, observation) and (not goal.search or searched_now) and ok_steps(history):
-        heading = next((visible_text(e) for e in observation.get("elements") or [] if (e.get("tag") or "") == "h1"),
-                       observation.get("title") or "")  # fmt: skip
-        raw["record"]["seen"] = [heading]
-        answer = f"Opened {heading!r} at {observation.get('url') or ''}"
-        return _result(
-            task_complete=True, success=True, final_answer=answer, raw=raw, reasoning="the record is open"
-        )
-    return _find(goal, observation, history, raw)
-
-
-def record_lookup(question: str, request: PlanRequest) -> PlanResult | None:
-    """A question about a described record ('who is assigned to the ticket about ...'): find the record first;
-    None once its page is open (the question is then answered from it) or when it cannot be found."""
-    goal = record_question(question)
-    observation: Observation = request.get("observation") or {}
-    if goal is None or on_record(goal, observation):
-        return None
-    found = _find(goal, observation, list(request.get("history") or []), {"record": {"op": "read"}})
-    return None if found.get("task_complete") else found
-
-
-def record_page_first(question: str, request: PlanRequest, loose: bool = False) -> PlanResult | None:
-    """A question naming a record by its number (or describing it, when the answer found is only a loosely
-    matching line), answered on a page that is not the record's own (a listing row): the record's page, linked
-    from here, is where its fields are read and proven; None otherwise."""
-    goal = record_question(question)
-    if goal is None or not (goal.number or loose):
-        return None
-    found = record_lookup(question, request)
-    steps = (found or {}).get("proposed_actions") or []
-    return found if steps and str(steps[0]).startswith(("Click", "Navigate")) else None

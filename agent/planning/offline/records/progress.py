@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from agent.planning.base import HistoryItem
+from agent.planning.offline.intents import Submit
 from agent.planning.offline.records.forms import SAVE
 from agent.planning.offline.records.goal import OPERATIONS
 
@@ -62,6 +63,7 @@ def saves_sent(history: list[HistoryItem], own: tuple[str, ...] = ()) -> int:
     return count
 
 
+_LOGIN_SUBMIT = Submit("login").step()
 _CREDENTIAL = re.compile(r"user\s*name|\buser\b|password|passcode|\blogin\b", re.I)
 _PLACED = re.compile(
     r'^(?:Type|Append|Select) ["“«\'](?P<v>.+?)["”»\'] (?:into|to|from) ["“«\'](?P<f>.+?)["”»\']'
@@ -74,8 +76,15 @@ _LIST_MARK = re.compile(r"^\s*(?:[-*•+]|\d+[.)])\s+")
 def placed_values(history: list[HistoryItem]) -> tuple[str, ...]:
     """The values the steps put into the record's form (not a login's credentials), for its proof."""
     out: list[str] = []
+    since_login: list[
+        str
+    ] = []  # typed into the form a login then submitted: credentials ('PIN', 'Patient ID')
     for item in ok_steps(history):
-        m = _PLACED.match(str(item.get("plan_step") or ""))
+        step = str(item.get("plan_step") or "")
+        if step == _LOGIN_SUBMIT:
+            out = [v for v in out if v not in since_login]
+        m = _PLACED.match(step)
+        since_login = since_login + [m.group("v")] if m else []
         value = _LIST_MARK.sub("", m.group("v")) if m else ""  # '- Order a badge' shows as a list item
         if m and not _CREDENTIAL.search(m.group("f")) and value not in out:
             out.append(value)

@@ -19,6 +19,7 @@ import re
 from agent.planning.base import HistoryItem
 from agent.planning.offline import page as kinds
 from agent.planning.offline.page import visible_text
+from agent.planning.offline.records.forms import field_label
 from agent.planning.offline.records.goal import RecordGoal
 from agent.planning.offline.records.progress import CLICKED
 from agent.planning.offline.text import norm, tokens
@@ -36,6 +37,9 @@ _ALSO = {
     "decline": ("reject",),
     "approve": ("accept",),
     "pay": ("mark as paid", "paid"),
+    "enrol": ("enroll", "register", "sign up", "join"),
+    "enroll": ("enrol", "register", "sign up", "join"),
+    "drop": ("unenrol", "unenroll", "withdraw", "leave", "remove"),
 }
 #: The verb done, as a page says it.
 _DONE = {
@@ -54,6 +58,9 @@ _DONE = {
     "accept": ("accepted",),
     "confirm": ("confirmed",),
     "pay": ("paid",),
+    "enrol": ("enrolled", "enroled", "registered", "signed up", "joined"),
+    "enroll": ("enrolled", "registered", "signed up", "joined"),
+    "drop": ("dropped", "unenrolled", "unenroled", "withdrawn", "removed", "left"),
 }
 _ASKS = re.compile(
     r"\bare\s+you\s+sure\b|\bconfirm\b|\bdo\s+you\s+(?:really\s+)?want\b|\bcannot\s+be\s+undone\b", re.I
@@ -182,7 +189,40 @@ def row_control(goal: RecordGoal, observation: Observation, tried: set[str]) -> 
     if not scored or scored[0][0] < 0.5:
         return None
     if len(scored) > 1 and scored[1][0] >= scored[0][0]:
-        return None  # two rows name it as well: no guess
+        exact = [c for v, c in scored if v >= scored[0][0] and _names_exactly(goal, row_text(c, observation))]
+        return exact[0] if len(exact) == 1 else None  # 'ci-runner', not 'ci-runner-legacy'; else no guess
+    return scored[0][1]
+
+
+def _names_exactly(goal: RecordGoal, text: str) -> bool:
+    """The text says the item's whole name as a name of its own, not the start of a longer one."""
+    name = (goal.title or goal.about).strip().lower()
+    return bool(name) and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text.lower()) is not None
+
+
+def page_control(goal: RecordGoal, observation: Observation, tried: set[str]) -> Element | None:
+    """On the item's own page (its heading names it), its one control for the verb ('Enrol on this course')."""
+    headings = [
+        visible_text(e) for e in observation.get("elements") or [] if (e.get("tag") or "") in ("h1", "h2")
+    ]
+    if not any(_score(goal, h) >= 0.5 for h in headings[:3]):
+        return None
+    controls = _controls(observation, goal.verb, tried)
+    return controls[0] if len(controls) == 1 else None
+
+
+def item_link(goal: RecordGoal, observation: Observation, tried: set[str]) -> Element | None:
+    """A link that names the item (its own page may carry the control), when one names it best."""
+    scored = sorted(
+        (
+            (_score(goal, visible_text(e)), e)
+            for e in observation.get("elements") or []
+            if kinds.is_link(e) and 0 < len(visible_text(e)) <= 80 and visible_text(e) not in tried
+        ),
+        key=lambda s: -s[0],
+    )
+    if not scored or scored[0][0] < 0.5 or (len(scored) > 1 and scored[1][0] >= scored[0][0]):
+        return None
     return scored[0][1]
 
 
@@ -213,6 +253,46 @@ def agree_control(goal: RecordGoal, observation: Observation, history: list[Hist
     ]  # fmt: skip
     yes = [e for e in buttons if _YES.search(visible_text(e))]
     return (yes or [e for e in buttons if _has(visible_text(e), verb_words(goal.verb))] or [None])[0]
+
+
+#: A box the user ticks to say they know what the action means ('I have read the module handbook', 'I agree
+#: to the cancellation terms'): part of doing what they asked, on the page that confirms it.
+_ACKNOWLEDGE = re.compile(r"^\s*i\s+(?:have\s+read|agree|understand|accept|acknowledge|confirm)\b", re.I)
+
+
+def acknowledgement(observation: Observation) -> Element | None:
+    """The confirmation page's unticked 'I have read / I agree ...' box (None when there is none)."""
+    return next(
+        (
+            e
+            for e in observation.get("elements") or []
+            if (e.get("role") or "") == "checkbox"
+            and not e.get("checked")
+            and _ACKNOWLEDGE.match(visible_text(e))
+        ),
+        None,
+    )
+
+
+_TYPE_TO_CONFIRM = re.compile(r"\btype\b.*\bto\s+confirm\b|\bconfirm\b.*\b(?:by\s+)?typing\b", re.I)
+
+
+def confirm_typing(goal: RecordGoal, observation: Observation) -> tuple[str, str] | None:
+    """(field, what to type) when the confirmation asks to type something first: the word it quotes ('Type
+    DELETE to confirm') or, asked for the name, the item's own name ('Type the key name to confirm')."""
+    for e in observation.get("elements") or []:
+        label = " ".join(str(e.get(k) or "") for k in ("name", "text", "placeholder"))
+        if (
+            (e.get("role") or "") not in ("textbox", "searchbox")
+            or e.get("value")
+            or not _TYPE_TO_CONFIRM.search(label)
+        ):
+            continue
+        quoted = re.search(r"[\"“'‘](?P<w>[^\"”'’]{1,40})[\"”'’]|\b(?P<caps>[A-Z]{3,})\b", label)
+        said = (quoted.group("w") or quoted.group("caps")) if quoted else ""
+        name = said or (goal.title or goal.about if re.search(r"\bname\b", label, re.I) else "")
+        return (field_label(e) or visible_text(e), name.strip()) if name.strip() else None
+    return None
 
 
 def _appeared(goal: RecordGoal, history: list[HistoryItem]) -> list[str]:
@@ -257,9 +337,10 @@ def action_shown(goal: RecordGoal, observation: Observation, history: list[Histo
 
 def own_details(goal: RecordGoal) -> bool:
     """An update of the user's own details ('change my mobile number to ...'): no record to look up."""
+    mine = re.fullmatch(r"my\s+(?:[\w'-]+\s+)?(?:record|account|profile|details)", goal.about.strip(), re.I)
     return (
         goal.op == "update"
-        and not (goal.about or goal.number or goal.search)
+        and not ((goal.about and not mine) or goal.number or goal.search)
         and bool(re.search(r"\bmy\b", goal.said, re.I))
     )
 

@@ -1,0 +1,119 @@
+"""Questions as people ask them of a business's own site: "... at Lotus Garden" on Lotus Garden's site (its name
+is said of every page, so no price on its home page answers "the minimum spend for delivery"), a price asked for
+that a line without a price never answers, a row keyed by a short code said with its column ('Band D'), this
+year's table rather than last year's, a condition after the question ("if I cancel with less than a day's
+notice"), and "Is there X? If so, how much is it?"."""
+
+from __future__ import annotations
+
+from agent.planning.offline.grammar import parse_goal
+from agent.planning.offline.intents import Ask
+from agent.planning.offline.page import site_words, without_site_name
+from agent.planning.offline.questions import analyze
+from agent.planning.offline.reading import answer_question
+from agent.planning.offline.tables import table_answer
+from tests.planning.pages import Page
+
+QUESTION = "how much is the minimum spend for delivery from Lotus Garden"
+
+
+def _site(path: str, title: str) -> Page:
+    p = Page(f"http://lotus.test{path}", f"{title} - Lotus Garden")
+    p.link("Lotus Garden", "/", x=20, y=10, w=120, zone="header")
+    p.link("Menu", "/menu", x=300, y=10, w=60, zone="nav")
+    p.link("Opening hours & delivery", "/info", x=380, y=10, w=180, zone="nav")
+    return p
+
+
+def test_the_sites_own_name_is_read_from_its_link_home_and_title():
+    observation = _site("/", "Home").build()
+    assert site_words(observation) == {"lotus", "garden"}
+    assert without_site_name("minimum spend for delivery from Lotus Garden", {"lotus", "garden"}) == (
+        "minimum spend for delivery"
+    )
+    assert (
+        without_site_name("opening hours of Jade Palace", {"lotus", "garden"})
+        == "opening hours of Jade Palace"
+    )
+
+
+def test_the_site_naming_itself_does_not_make_every_page_the_answer():
+    home = _site("/", "Home")
+    home.add("h1", "Sawasdee ka!", y=80)
+    home.add("div", "Tonight's special: crispy sea bass, £16.90", x=900, y=120, w=300)
+    assert not answer_question(QUESTION, home.build()).found
+    info = _site("/info", "Opening hours & delivery")
+    info.add("h1", "Opening hours & delivery", y=80)
+    info.add("td", "Minimum order for delivery", x=100, y=140, w=250)
+    info.add("td", "£15.00", x=380, y=140, w=80)
+    info.add("td", "Delivery charge", x=100, y=170, w=250)
+    info.add("td", "£2.50", x=380, y=170, w=80)
+    answer = answer_question(QUESTION, info.build())
+    assert answer.found and answer.text == "£15.00"
+
+
+def test_the_site_itself_asked_about_is_answered_on_its_pages():
+    home = _site("/", "Home")
+    home.add("h1", "Lotus Garden", y=80)
+    home.text("Phone: 0113 496 0000")
+    home.add("p", "Phone: 0113 496 0000", y=140)
+    answer = answer_question("What is the phone number of Lotus Garden?", home.build())
+    assert answer.found and "0113 496 0000" in answer.text
+
+
+def test_a_price_asked_for_is_never_a_line_without_one():
+    p = Page("http://council.test/", "Home - Harrowgate Council")
+    p.add("h1", "Harrowgate Council", y=60)
+    for n, line in enumerate(("Council tax bands and charges", "Report a problem", "Parking permits")):
+        p.link(line, f"/p{n}", y=120 + 30 * n)
+        p.text(line)
+    answer = answer_question("What is the annual Band D council tax charge for 2026/27?", p.build())
+    assert not answer.found
+
+
+def _bands() -> Page:
+    p = Page("http://council.test/council-tax", "Council tax")
+    y = 100
+    for title, heads, rows in (
+        ("Charges for 2026/27", ("Band", "1991 value", "Annual charge 2026/27"),
+         (("C", "£52,001 - £68,000", "£1,870.55"), ("D", "£68,001 - £88,000", "£2,104.37"))),
+        ("Charges for 2025/26", ("Band", "Annual charge 2025/26"), (("C", "£1,781.48"), ("D", "£2,004.16"))),
+    ):  # fmt: skip
+        p.add("h2", title, y=y)
+        y += 40
+        for col, head in enumerate(heads):
+            p.add("th", head, x=100 + 250 * col, y=y, w=240)
+        for row in rows:
+            y += 30
+            for col, cell in enumerate(row):
+                p.add("td", cell, x=100 + 250 * col, y=y, w=240)
+        y += 60
+    return p
+
+
+def test_a_short_row_key_said_with_its_column_and_the_table_of_the_year_asked():
+    observation = _bands().build()
+    this_year = table_answer(
+        analyze("What is the annual Band D council tax charge for 2026/27?"), observation
+    )
+    assert this_year is not None and this_year.text == "£2,104.37"
+    last_year = table_answer(analyze("What was the Band D charge for 2025/26?"), observation)
+    assert last_year is not None and last_year.text == "£2,004.16"
+
+
+def test_a_condition_after_the_question_belongs_to_it():
+    parsed = parse_goal(
+        "If I cancel an appointment with less than a day's notice, what fee will they charge me?"
+    )
+    assert not parsed.unknown
+    (ask,) = parsed.intents
+    assert isinstance(ask, Ask) and ask.question.startswith("what fee will they charge me")
+    assert "less than a day's notice" in ask.question
+    query = analyze(ask.question)
+    assert query.value_type == "money" and query.attr != "notice"  # a day's notice owns nothing
+
+
+def test_if_so_goes_on_from_the_question_before():
+    parsed = parse_goal("Is there a minimum spend for delivery from Lotus Garden? If so, how much is it?")
+    assert parsed.intents == (Ask("how much is the minimum spend for delivery from Lotus Garden"),)
+    assert not parse_goal("Is there parking? If so, where is it?").unknown
