@@ -75,10 +75,12 @@ async def read_quote(
     *,
     lists: bool = False,
     must: list[str] | None = None,
+    main_only: bool = False,
 ) -> dict[str, Any] | None:
     """Where ``quote`` is on the live page: each occurrence with its block and whether that block (or the label
     of its list) names at least ``need`` of the ``subject`` words, ``must`` among them; plus the page's title, h1 and HTTP status, and
-    with ``lists`` the sizes of the lists in the page's content (what a count is checked against)."""
+    with ``lists`` the sizes of the lists in the page's content (what a count is checked against). With
+    ``main_only`` an occurrence outside the page's main content (aside, nav, header, footer) never answers."""
     arg = {
         "op": "quote",
         "quote": quote,
@@ -86,6 +88,7 @@ async def read_quote(
         "need": need or len(subject),
         "must": must or [],
         "lists": lists,
+        "main_only": main_only,
     }
     readings = []
     for frame in _frames(session):

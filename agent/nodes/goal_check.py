@@ -25,6 +25,8 @@ from agent.planning.verify import (
     judge,
     quote_candidates,
 )
+from agent.planning.verify.answers import site_words
+from agent.planning.verify.parts import without_site
 from agent.records import elapsed_seconds
 from agent.stages import promote, stage_index
 from agent.state import AgentState
@@ -268,17 +270,27 @@ async def page_readings(
         subject = list(part.get("subject") or []) if blockwise else []
         must = list(part.get("must") or []) if blockwise else []
         need = int(part.get("need") or 0)
+        relaxed_subject = (
+            without_site(part, site_words(state.get("observation") or {})) if blockwise else None
+        )
         for quote in quote_candidates(part, answer_for(part, questions, answer))[:MAX_QUOTES]:
-            if quote not in readings:
-                readings[quote] = await read_quote(
-                    session,
-                    quote,
-                    subject,
-                    need or None,
-                    lists=part.get("answer_kind") == "count",
-                    must=must,
+            if quote in readings:
+                continue
+            lists = part.get("answer_kind") == "count"
+            reading = await read_quote(session, quote, subject, need or None, lists=lists, must=must)
+            if relaxed_subject and not _answers(reading):
+                # 'at Kestrel Valley College' on the college's own site: its main content need not say it again
+                kept, kept_must, kept_need = relaxed_subject
+                relaxed = await read_quote(
+                    session, quote, kept, kept_need, lists=lists, must=kept_must, main_only=True
                 )
+                reading = relaxed if _answers(relaxed) else reading
+            readings[quote] = reading
     return readings
+
+
+def _answers(reading: dict[str, Any] | None) -> bool:
+    return any(f.get("ok") for f in (reading or {}).get("found") or [])
 
 
 def goal_related(goal: str, item: dict[str, Any]) -> bool:

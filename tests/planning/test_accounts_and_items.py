@@ -157,3 +157,30 @@ def test_the_users_own_record_is_their_details_and_login_values_are_no_change():
         {"plan_step": 'Type "07700 900123" into "Mobile number"', "status": "success"},
     ]
     assert placed_values(history) == ("07700 900123",)
+
+
+def test_a_booking_never_takes_lowercase_words_for_a_persons_name():
+    """'Book a table for 4 at ...' once read 'a table' as the person booked and '4 at ...' as the event."""
+    parsed = parse_goal(
+        "Book a table for 4 at Lotus Garden on Saturday 13 March 2027 at 19:30 for Claire Dubois."
+    )
+    assert not any(isinstance(i, TypeText) and i.text == "a table" for i in parsed.intents)
+    booked = parse_goal("Register Sam Ortega (sam@x.org) for 2 places at the Garden Work Day")
+    assert [i.text for i in booked.intents if isinstance(i, TypeText)] == ["Sam Ortega", "sam@x.org", "2"]
+
+
+def test_the_users_own_list_comes_before_a_link_that_starts_something_new():
+    """'Withdraw my pending unpaid leave request' from the home page: 'Request leave' names its words but starts a
+    new request (whose form's 'Cancel' once passed for the withdrawal); 'My leave requests' lists the user's own."""
+    from agent.planning.offline.records.plan import plan_record
+
+    goal = read_record_goal("As mkovacs with password fjord-lamp, withdraw my pending unpaid leave request.")
+    home = Page("http://hr.test/", "Home - Intranet")
+    home.add("h1", "Good morning, Marta", y=60)
+    home.link("Request leave", "/leave/new", y=120)
+    home.link("My leave requests", "/leave", y=150)
+    observation = home.build()
+    assert (item_link(goal, observation, set()) or {}).get("name") != "Request leave"
+    history = [{"plan_step": "Submit the login form", "status": "success", "url": "http://hr.test/login"}]
+    planned = plan_record({"observation": observation, "history": history}, goal)
+    assert planned["proposed_actions"] == ['Click the "My leave requests" link']

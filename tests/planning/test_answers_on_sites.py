@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from agent.planning.offline.grammar import parse_goal
 from agent.planning.offline.intents import Ask
+from agent.planning.offline.lookup import lookup_step
 from agent.planning.offline.page import site_words, without_site_name
 from agent.planning.offline.questions import analyze
 from agent.planning.offline.reading import answer_question
 from agent.planning.offline.tables import table_answer
+from agent.planning.verify.parts import answer_part, without_site
 from tests.planning.pages import Page
 
 QUESTION = "how much is the minimum spend for delivery from Lotus Garden"
@@ -117,3 +119,63 @@ def test_if_so_goes_on_from_the_question_before():
     parsed = parse_goal("Is there a minimum spend for delivery from Lotus Garden? If so, how much is it?")
     assert parsed.intents == (Ask("how much is the minimum spend for delivery from Lotus Garden"),)
     assert not parse_goal("Is there parking? If so, where is it?").unknown
+
+
+def _bins(results: bool = False) -> Page:
+    p = Page("http://council.test/bins", "Bin collection days - Harrowgate Council")
+    p.link("Harrowgate Council", "/", x=20, y=10, w=200, zone="header")
+    p.add("input", "", name="Search this site", x=600, y=10)
+    p.add("button", "Search", x=820, y=10, w=60)
+    p.add("h1", "Bin collection days", y=80)
+    p.add("input", "", name="Street name or postcode", y=140)
+    p.add("button", "Find collection days", x=320, y=140, w=160)
+    if results:
+        for col, head in enumerate(("Street", "General waste", "Garden waste (brown bin)")):
+            p.add("th", head, x=100 + 250 * col, y=200, w=240)
+        for col, cell in enumerate(("Alder Crescent", "Tuesday", "Wednesday (fortnightly)")):
+            p.add("td", cell, x=100 + 250 * col, y=230, w=240)
+    p.add("h2", "Garden waste subscription", y=300)
+    p.add("p", "Garden waste collections are fortnightly from March to November.", y=330, w=600)
+    p.text("Garden waste collections are fortnightly from March to November.")
+    return p
+
+
+def test_a_name_the_page_never_says_is_looked_up_with_its_own_form():
+    question = "Which day is garden waste collected on Alder Crescent"
+    page = _bins().build()
+    assert not answer_question(question, page).found  # the prose says nothing of Alder Crescent
+    assert (
+        lookup_step(question, page, [])
+        == 'Type "Alder Crescent" into "Street name or postcode" and press Enter'
+    )
+    done = [{"plan_step": lookup_step(question, page, []), "status": "success"}]
+    assert lookup_step(question, page, done) is None  # once
+    answer = answer_question(question, _bins(results=True).build())
+    assert answer.found and answer.text == "Wednesday (fortnightly)"
+    assert lookup_step("Which day is garden waste collected?", page, []) is None  # nothing to look up
+
+
+def test_my_next_appointment_is_the_first_row_of_the_upcoming_table():
+    p = Page("http://dental.test/account", "My appointments - Brightsmile")
+    y = 60
+    for title, rows in (
+        ("Past appointments", (("Sat 21 Nov 2026", "16:15", "Crown preparation"),)),
+        ("Upcoming appointments", (("Wed 2 Dec 2026", "14:40", "Crown fitting"), ("Fri 18 Dec 2026", "10:30", "Scale"))),
+    ):  # fmt: skip
+        p.add("h2", title, y=y)
+        for col, head in enumerate(("Date", "Time", "Treatment")):
+            p.add("th", head, x=100 + 200 * col, y=y + 40, w=190)
+        for n, row in enumerate(rows):
+            for col, cell in enumerate(row):
+                p.add("td", cell, x=100 + 200 * col, y=y + 70 + 30 * n, w=190)
+        y += 200
+    observation = p.build()
+    assert answer_question("what time is my next appointment", observation).text == "14:40"
+    assert answer_question("When is my next appointment?", observation).text == "Wed 2 Dec 2026 14:40"
+
+
+def test_the_judge_leaves_the_sites_own_name_to_its_main_content():
+    part = answer_part("How long does Pulsegrid keep audit logs on the Business plan")
+    subject, must, need = without_site(part, {"pulsegrid"})
+    assert "pulsegrid" not in subject and must == ["business"] and need == 3
+    assert without_site(part, {"acme"}) is None  # the question does not name this site

@@ -151,11 +151,27 @@ def _prices(handler: SimpleHTTPRequestHandler) -> tuple[int, dict[str, str], byt
     return _page("Prices", f"<h1>Film tickets</h1>{table}", aside)
 
 
+def _course(handler: SimpleHTTPRequestHandler) -> tuple[int, dict[str, str], bytes]:
+    """A course's own page: its facts as a property sheet beside another table like it, another venue's course in
+    a side block."""
+    sheet = "".join(
+        f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in (("Department", "Ceramics"), ("Tutor", "Dr. Mina Osei"),
+                                                         ("Room", "Studio 2"))
+    )  # fmt: skip
+    aside = "<aside><h3>At The Rex</h3><p>Life Drawing, taught by Sam Pryce</p></aside>"
+    assessed = (
+        "<h2>Assessment</h2><table class='grid'><tr><th>Component</th><th>Weight</th></tr><tr><td>Portfolio</td>"
+        "<td>100%</td></tr></table>"
+    )
+    body = f"<h1>CER101: Pottery for Beginners</h1><table class='grid'>{sheet}</table>{assessed}"
+    return _page("Pottery for Beginners", body, aside)
+
+
 @pytest.fixture(scope="module")
 def arts_url() -> Iterator[str]:
     _reset()
     routes = {"/account": _account, "/classes": _classes, "/class": _class, "/enrol": _enrol, "/tokens": _tokens,
-              "/revoke": _revoke, "/billing": _billing, "/invoice": _invoice, "/prices": _prices}  # fmt: skip
+              "/revoke": _revoke, "/billing": _billing, "/invoice": _invoice, "/prices": _prices, "/course": _course}  # fmt: skip
     with StaticServer(Path(__file__).parent / "pages", routes=routes) as server:
         yield server.base_url
 
@@ -209,3 +225,15 @@ async def test_a_side_block_about_a_sister_venue_does_not_answer_for_the_site(ru
     result = await run("How much is a senior ticket at Quayside Arts Centre?", path="/prices?own=0")
     assert result["terminal_type"] != "goal_satisfied"
     assert "5.50" not in str(result["final_answer"] or "")
+
+
+async def test_who_teaches_a_course_at_the_site_is_read_from_the_courses_own_page(run):
+    """The course's page never repeats the centre's name: the site's own content speaks for it."""
+    result = await run("Who teaches Pottery for Beginners at Quayside Arts Centre?", path="/course")
+    assert result["terminal_type"] == "goal_satisfied", result.get("stop_reason")
+    assert "Mina Osei" in result["final_answer"]
+
+
+async def test_a_side_block_does_not_answer_for_the_site_it_sits_on(run):
+    result = await run("Who teaches Life Drawing at Quayside Arts Centre?", path="/course")
+    assert result["terminal_type"] != "goal_satisfied"

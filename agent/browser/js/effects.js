@@ -461,6 +461,7 @@ async (arg) => {
       return { ok: false, block: foreign ? foreign.block : "page", block_text: foreign ? foreign.text : "",
                why: "nothing around it names the subject" };
     };
+    const SIDE = "aside,nav,footer,header,dialog,[role=complementary],[role=navigation],[role=contentinfo],[role=banner],[role=dialog]";
     const found = [];
     if (q) {
       const walker = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_ELEMENT);
@@ -471,8 +472,9 @@ async (arg) => {
         if (!hasQ(el.textContent)) continue;
         if ([...el.children].some((c) => hasQ(c.textContent))) continue; // a smaller element has it
         if (!visible(el) || !hasQ(el.innerText)) continue;
+        const side = arg.main_only && el.closest(SIDE);  // the site's own name left out: only its own content speaks
         found.push({ element: describe(el), text: norm(el.innerText).slice(0, 200), label: norm(labelOf(el)).slice(0, 200),
-                     ...judge(el), ...columnOf(el) });
+                     ...(side ? { ok: false, block: describe(side), why: "it sits outside the page's main content" } : judge(el)), ...columnOf(el) });
       }
     }
     const lists = [];

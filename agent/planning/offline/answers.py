@@ -12,6 +12,7 @@ import re
 
 from agent.planning.offline.items import explicit_count, filter_items, item_name, qualifiers
 from agent.planning.offline.listings import listing_items
+from agent.planning.offline.lookup import missing_names
 from agent.planning.offline.matching import find_anchor
 from agent.planning.offline.messages import answer_message, main_heading
 from agent.planning.offline.page import ELEMENT_KINDS, site_words, visible_text, without_site_name
@@ -275,6 +276,11 @@ def answer_on(query: Query, observation: Observation) -> Answer:
         if generic.found and fits:
             return generic
         return found
+    missing = missing_names(query.question, observation)
+    if (
+        missing
+    ):  # 'which day ... on Alder Crescent': a page that never says 'Alder Crescent' does not answer it
+        return Answer(False, f"The page does not mention {missing[0]!r}.")
     return _answer_generic(query, observation, lines)
 
 

@@ -322,7 +322,7 @@ def parse_form(m: re.Match[str], spans: tuple[str, ...]) -> list[Intent] | None:
 
 
 _BOOK = r"(?:book|reserve|register|enrol|enroll|sign\s+up)"
-_PERSON = r"(?P<name>\x00\d+\x00|[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3})"
+_PERSON = r"(?P<name>\x00\d+\x00|(?-i:[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3}))"  # a name is capitalised
 _EMAIL = r"\x00\d+\x00|[\w.+-]+@[\w.-]+\w"
 _COUNT = (
     r"(?:(?P<n>a|an|one|two|three|four|five|six|\d+)\s+(?P<unit>place|places|seat|seats|spot|spots|ticket|tickets|"

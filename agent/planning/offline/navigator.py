@@ -19,6 +19,7 @@ from agent.planning.base import HistoryItem
 from agent.planning.offline.explore import can_go_back, explore_link
 from agent.planning.offline.grounding import page_key
 from agent.planning.offline.intents import Click, GoBack, Navigate, Search, Wait
+from agent.planning.offline.lookup import lookup_step
 from agent.planning.offline.page import (
     is_button,
     is_heading,
@@ -316,6 +317,9 @@ def next_move(
 ) -> Move | None:
     """The best next step towards a page that answers ``query``, or None when the budget or the leads are
     exhausted."""
+    looked_up = lookup_step(query.question, observation, history)
+    if looked_up:
+        return Move(looked_up, "the page's own lookup form answers for what the question names")
     expand = expand_move(query, observation, history)
     if expand:
         return expand

@@ -128,11 +128,41 @@ def table_answer(query: Query, observation: Observation) -> Answer | None:
         if _mentions(query.question, c.text) or _mentioned_with_header(query.question, c, headers)
     ]  # fmt: skip
     if not keys:
-        named = _named_row_key(query.question, cells + row_heads, headers)
+        named = _named_row_key(query.question, cells + row_heads, headers) or _next_row_key(
+            query.question, observation, cells, headers
+        )
         keys = [named] if named is not None else []
     longest = max((len(k.text) for k in keys), default=0)
     found = [a for k in keys if len(k.text) == longest and (a := _row_answer(query, k, cells, headers))]
     return max(found, key=lambda a: a[0])[1] if found else None
+
+
+_COMING = re.compile(r"\b(?:upcoming|next|future|scheduled|coming)\b", re.I)
+_NEXT = re.compile(r"\b(?:next|upcoming|soonest|earliest)\s+(?P<n>[a-z]+)", re.I)
+
+
+def _next_row_key(
+    question: str, observation: Observation, cells: list[Cell], headers: list[Cell]
+) -> Cell | None:
+    """'my next appointment': the first row of the table headed by the kind of thing asked about ('Upcoming
+    appointments'), keyed by its first cell; None when no heading above a table names it."""
+    m = _NEXT.search(question)
+    if not m:
+        return None
+    noun = m.group("n").lower()
+    heads = [
+        (not _COMING.search(visible_text(e)), rect(e)[1]) for e in observation.get("elements") or []
+        if (e.get("tag") or "").lower() in ("h1", "h2", "h3", "h4", "caption") and rect(e) is not None
+        and any(token_match(noun, t) >= 0.8 for t in tokens(visible_text(e)))
+    ]  # fmt: skip
+    for _, top in sorted(heads):  # 'Upcoming appointments' before 'Past appointments'
+        below = [h.y for h in headers if h.y > top]
+        start = min(below) if below else top
+        row = [c for c in cells if c.y > start]
+        if row:
+            first = min(c.y for c in row)
+            return min((c for c in row if abs(c.y - first) <= _ROW_SLACK), key=lambda c: c.x)
+    return None
 
 
 def _mentioned_with_header(question: str, cell: Cell, headers: list[Cell]) -> bool:
@@ -180,7 +210,10 @@ def _row_answer(
             False,
             f"The table gives {key.text!r} by column ({values}); the question names none of these columns.",
         )
-    return score, Answer(True, cell.text, f"table row {label!r}, column {header.text!r}")
+    text = cell.text
+    if asks_when and VALUE_RX["date"].search(key.text) and not VALUE_RX["date"].search(text):
+        text = f"{key.text} {text}"  # 'when is my next appointment': its day and its time
+    return score, Answer(True, text, f"table row {label!r}, column {header.text!r}")
 
 
 def _rival_columns(cell: Cell, row: list[Cell], headers: list[Cell]) -> list[tuple[Cell, Cell]]:

@@ -296,3 +296,26 @@ def proper_names(text: str) -> list[str]:
     """The words of ``text`` written as a name (a capital or a digit first): 'Eastside' in 'Eastside branch',
     both words of 'Quayside Baths'. The others name the kind of thing it is, which a page may call otherwise."""
     return [w for w in re.findall(r"[\w'’-]+", text) if w[:1].isupper() or w[:1].isdigit()]
+
+
+#: Capitalised words that are no name a block must say: days, months, 'I', titles ('Dr', 'Prof'), figures.
+NOT_A_NAME = re.compile(
+    r"^(?:mon|tues|wednes|thurs|fri|satur|sun)days?$|^(?:january|february|march|april|may|june|july|august|"
+    r"september|october|november|december|i|dr|mr|mrs|ms|mx|prof|professor|sir|dame|cllr|rev)\.?$|^\d",
+    re.IGNORECASE,
+)
+
+
+def named_phrases(question: str) -> list[str]:
+    """The names a question says, as runs of capitalised words after its first word ('Alder Crescent', 'Dr Lucas
+    Brennan' -> 'Lucas Brennan'); days, months, titles and 'I' are no names."""
+    runs = re.findall(
+        r"[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)*", question.split(" ", 1)[-1] if " " in question else ""
+    )
+    out = []
+    for run in runs:
+        words = [re.sub(r"['’]s$", "", w) for w in run.split()]
+        words = [w for w in words if not NOT_A_NAME.match(w)]
+        if words:
+            out.append(" ".join(words))
+    return out

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from agent.planning.offline.columns import column_mismatch
-from agent.planning.offline.page import ELEMENT_KINDS
+from agent.planning.offline.page import ELEMENT_KINDS, site_words
 from agent.planning.offline.text import norm, stem
 from agent.planning.offline.urls import results_listing
 from agent.planning.offline.values import VALUE_RX, WHEN_ANSWER, names_someone
@@ -450,3 +450,6 @@ def answer_evidence(
     if why:
         return None, why
     return None, f"{label}: {text[:120]!r} {NOT_ON_PAGE}"
+
+
+__all__ = ["site_words"]  # the judge reads the site's own name as the planner does

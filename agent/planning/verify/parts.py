@@ -38,7 +38,7 @@ from agent.planning.offline.intents import (
 from agent.planning.offline.items import qualifiers
 from agent.planning.offline.questions import analyze
 from agent.planning.offline.records.plan import leading_intents, record_goal_of
-from agent.planning.offline.text import proper_names
+from agent.planning.offline.text import NOT_A_NAME, proper_names
 from agent.planning.verify.changes import change_part
 
 
@@ -96,14 +96,6 @@ def _subject(text: str) -> list[str]:
     return out
 
 
-#: Capitalised words that are no name a block must say: days, months, 'I', titles ('Dr', 'Prof'), figures.
-_NOT_A_NAME = re.compile(
-    r"^(?:mon|tues|wednes|thurs|fri|satur|sun)days?$|^(?:january|february|march|april|may|june|july|august|"
-    r"september|october|november|december|i|dr|mr|mrs|ms|mx|prof|professor|sir|dame|cllr|rev)\.?$|^\d",
-    re.I,
-)
-
-
 def _need(kind: str, subject: list[str], must: list[str]) -> int:
     """How many subject words a block must name: half of a question's, two thirds of an entity's (all of a short
     one) and never more than its names when it has any."""
@@ -111,6 +103,18 @@ def _need(kind: str, subject: list[str], must: list[str]) -> int:
         return math.ceil(len(subject) / 2)
     need = len(subject) if len(subject) <= 2 else math.ceil(len(subject) * 2 / 3)
     return min(need, len(must)) if must else need
+
+
+def without_site(part: GoalPart, site: set[str]) -> tuple[list[str], list[str], int] | None:
+    """(subject, must, need) of an answer part without the site's own name ('at Kestrel Valley College' asked on
+    the college's site), None when the subject does not name the site or names nothing else."""
+    subject = list(part.get("subject") or [])
+    kept = [w for w in subject if w not in site]
+    kind = str(part.get("answer_kind") or "")
+    if not kept or len(kept) == len(subject) or kind not in ("attribute", "generic") or not part.get("need"):
+        return None
+    must = [w for w in part.get("must") or [] if w not in site]
+    return kept, must, max(1, _need(kind, kept, must))
 
 
 def answer_part(question: str) -> GoalPart:
@@ -133,7 +137,7 @@ def answer_part(question: str) -> GoalPart:
         need = _need("generic", subject, [])
         # 'When are Dr Helen Okafor's office hours?': a block naming 'Dr Rhys Pemberton' and 'office hours' is
         # another's; the name asked about must be named (not the first word, nor a day or month)
-        named = [w for w in proper_names(question.split(" ", 1)[-1]) if not _NOT_A_NAME.match(w)]
+        named = [w for w in proper_names(question.split(" ", 1)[-1]) if not NOT_A_NAME.match(w)]
         must = [w for w in _subject(" ".join(named)) if w in subject]
     return {
         "kind": "answer",

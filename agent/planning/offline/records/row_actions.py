@@ -211,6 +211,14 @@ def page_control(goal: RecordGoal, observation: Observation, tried: set[str]) ->
     return controls[0] if len(controls) == 1 else None
 
 
+#: A link that does something rather than name an item ('Request leave', 'New request', 'Add a hold').
+_CONTROL_LINK = re.compile(
+    r"^\s*(?:request|new|create|add|book|apply|submit|file|report|cancel|withdraw|renew|edit|delete|remove|"
+    r"log\s*(?:in|out)|sign\s*(?:in|out|up)|register|enrol+|join)\b",
+    re.I,
+)
+
+
 def item_link(goal: RecordGoal, observation: Observation, tried: set[str]) -> Element | None:
     """A link that names the item (its own page may carry the control), when one names it best."""
     scored = sorted(
@@ -218,9 +226,10 @@ def item_link(goal: RecordGoal, observation: Observation, tried: set[str]) -> El
             (_score(goal, visible_text(e)), e)
             for e in observation.get("elements") or []
             if kinds.is_link(e) and 0 < len(visible_text(e)) <= 80 and visible_text(e) not in tried
+            and not _CONTROL_LINK.match(visible_text(e))
         ),
         key=lambda s: -s[0],
-    )
+    )  # fmt: skip
     if not scored or scored[0][0] < 0.5 or (len(scored) > 1 and scored[1][0] >= scored[0][0]):
         return None
     return scored[0][1]
