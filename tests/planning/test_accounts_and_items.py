@@ -76,6 +76,7 @@ def test_record_goals_with_identifiers_and_item_verbs(goal, expected):
     [
         "log in as dana / pw and find out the total amount of invoice INV-2026-0193",
         "find the due date of invoice INV-7",
+        "log in as kim / pw and find the confirmation number for my June booking",
     ],
 )
 def test_asking_about_a_record_is_a_question_not_an_order_to_open_it(goal):

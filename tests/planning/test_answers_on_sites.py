@@ -179,3 +179,9 @@ def test_the_judge_leaves_the_sites_own_name_to_its_main_content():
     subject, must, need = without_site(part, {"pulsegrid"})
     assert "pulsegrid" not in subject and must == ["business"] and need == 3
     assert without_site(part, {"acme"}) is None  # the question does not name this site
+
+
+def test_a_discount_asked_for_is_a_share_not_a_price():
+    """'How much of a discount ...' once took a monthly fee in the same table for the answer."""
+    assert analyze("How much of a discount do members get on repairs?").value_type == "percent"
+    assert analyze("How much does a repair cost?").value_type == "money"

@@ -44,11 +44,11 @@ _TYPE_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     for kind, rx in {
         "email": r"\be-?mail\b",
         "phone": r"\b(?:phone|telephone|mobile|fax|tel)\b|\bcontact\s+number\b",
+        "percent": r"\b(?:percent|percentage|discount)\b|%",  # ('how much of a discount': a share, before money)
         "money": r"\b(?:price|prices|cost|costs|total|subtotal|fee|fees|shipping|tax|balance|salary|charge|fare|"
         r"how\s+much)\b",
         "rating": r"\b(?:rating|ratings|stars|rated|review\s+score)\b",
         "stock": r"\b(?:stock|availability|available|inventory)\b",
-        "percent": r"\b(?:percent|percentage|discount)\b|%",
         # a clock time: one day's hours ("Saturday opening hours"), "what time does it leave" (opening hours in
         # general are a line that says on which days too)
         "time": r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day(?:['’]s)?\s+(?:opening\s+)?hours\b|"

@@ -87,7 +87,7 @@ _TEXT = re.compile(
 )
 #: What an 'open' verb is followed by when the goal asks about the record, not to open it.
 _ASKS_OF = re.compile(
-    r"^(?:out\b|(?:the|its|their)\s+(?:[\w-]+\s+){1,3}?of\b|(?:what|how|when|who|whether|if)\b)", I
+    r"^(?:out\b|(?:the|its|their)\s+(?:[\w-]+\s+){1,3}?(?:of|for|on)\b|(?:what|how|when|who|whether|if)\b)", I
 )
 _COLON_VALUE = re.compile(r":\s*(?P<v>\x00\d+\x00)\s*$")
 #: The same words before an unquoted text that runs to the end: "a page called X that says: Visitors park in C".
