@@ -26,7 +26,7 @@ from agent.planning.offline.text import similarity, split_identifier
 from agent.planning.offline.vocabulary import RECORD_PLACES
 from agent.types import Observation
 
-_CREATING = re.compile(r"\b(?:new|create|add|file|submit|report|compose)\b", re.I)
+CREATING = re.compile(r"\b(?:new|create|add|file|submit|report|compose)\b", re.I)
 _ARTICLES = re.compile(r"^(?:the|a|an|that|this|its)\s+", re.I)
 LISTING_WORDS = (
     "list index all browse view report reports overview roadmap milestones catalogue catalog directory"
@@ -60,7 +60,7 @@ def find_record(
             return next_steps(
                 [Click(visible_text(page), "link").step()], "the site's search page can look it up", raw
             )
-    listing = _listing(goal, observation, tried)
+    listing = listing_link(goal, observation, tried)
     if listing is not None:
         return next_steps(
             [Click(visible_text(listing), "link").step()], "a listing of records may name it", raw
@@ -79,9 +79,9 @@ def _links(observation: Observation, tried: set[str]) -> list[Any]:
     ]  # fmt: skip
 
 
-def _listing(goal: RecordGoal, observation: Observation, tried: set[str]) -> Any:
+def listing_link(goal: RecordGoal, observation: Observation, tried: set[str]) -> Any:
     """A link to a listing of records: named for their kind ('Tickets') or as a list ('View all', 'Index')."""
-    links = [e for e in _links(observation, tried) if not _CREATING.search(visible_text(e))]
+    links = [e for e in _links(observation, tried) if not CREATING.search(visible_text(e))]
     noun = goal.noun.split()[-1] if goal.noun else ""
     words = (
         [f"{noun}s", *RECORD_PLACES.get(noun, ()), *LISTING_WORDS.split()] if noun else LISTING_WORDS.split()
@@ -94,13 +94,13 @@ def _listing(goal: RecordGoal, observation: Observation, tried: set[str]) -> Any
     return scored[0][1] if scored and scored[0][0] >= FIELD_MATCH else None
 
 
-def _section(goal: RecordGoal, observation: Observation, tried: set[str]) -> Any:
+def section_link(goal: RecordGoal, observation: Observation, tried: set[str]) -> Any:
     """A link to the part of the site for this kind of record ('Wiki' for a wiki page)."""
     kind = kind_of(goal.noun)
     links = [
         e for e in observation.get("elements") or []
         if is_link(e) and visible_text(e) not in tried and len(visible_text(e)) <= 30 and kind & kind_of(visible_text(e))
-        and (goal.op == "create" or not _CREATING.search(visible_text(e)))
+        and (goal.op == "create" or not CREATING.search(visible_text(e)))
     ]  # fmt: skip
     return best_match(goal.noun, links, 0.3) if links else None
 

@@ -34,7 +34,13 @@ from agent.planning.offline.records.delete import (
     deletion_shown,
 )
 from agent.planning.offline.records.edits import read_text_edit
-from agent.planning.offline.records.finding import _CREATING, _listing, _section, find_record, open_record
+from agent.planning.offline.records.finding import (
+    CREATING,
+    find_record,
+    listing_link,
+    open_record,
+    section_link,
+)
 from agent.planning.offline.records.forms import (
     Fill,
     field_label,
@@ -51,10 +57,7 @@ from agent.planning.offline.records.goal import (
     RecordGoal,
     read_record_goal,
 )
-from agent.planning.offline.records.outcome import MAX_STEPS
-from agent.planning.offline.records.outcome import next_steps as _steps
-from agent.planning.offline.records.outcome import plan_result as _result
-from agent.planning.offline.records.outcome import unmet as _unmet
+from agent.planning.offline.records.outcome import MAX_STEPS, next_steps, plan_result, unmet
 from agent.planning.offline.records.progress import (
     OWN_BUTTON,
     clicked_targets,
@@ -164,30 +167,30 @@ def plan_record(request: PlanRequest, goal: RecordGoal) -> PlanResult:
     if not found and mine:
         place = own_list_link(goal, observation, clicked_targets(history), details=True)
         if place is not None:
-            return _steps([Click(visible_text(place), "link").step()], "the user's own details", raw)
+            return next_steps([Click(visible_text(place), "link").step()], "the user's own details", raw)
     if not found:
         return find_record(goal, observation, history, raw)
     control = op_control(goal, observation, clicked_targets(history))
     if control is not None:
-        return _steps([Click(field_label(control) or visible_text(control), _role(control)).step()],
+        return next_steps([Click(field_label(control) or visible_text(control), _role(control)).step()],
                       f"open the form that does '{goal.op}'", raw)  # fmt: skip
-    section = _section(goal, observation, clicked_targets(history))
+    section = section_link(goal, observation, clicked_targets(history))
     if section is not None:
-        return _steps(
+        return next_steps(
             [Click(visible_text(section), "link").step()], f"the {goal.noun} section has its controls", raw
         )
     named = _page_by_name(goal, observation, history)
     if named:
-        return _steps(
+        return next_steps(
             [Navigate(named).step()], "pages here live at their name: open the new page's address", raw
         )
-    listing = _listing(goal, observation, clicked_targets(history)) if goal.op == "create" else None
+    listing = listing_link(goal, observation, clicked_targets(history)) if goal.op == "create" else None
     if listing is not None:
-        return _steps(
+        return next_steps(
             [Click(visible_text(listing), "link").step()], "an index of records may offer to create one", raw
         )
     what = ", ".join(missing) or goal.op
-    return _unmet("step_failed", f"Could not find where to {goal.op} on this page ({what}).", raw)
+    return unmet("step_failed", f"Could not find where to {goal.op} on this page ({what}).", raw)
 
 
 def _delete(
@@ -199,19 +202,19 @@ def _delete(
         quote = deletion_shown(goal, observation, identity(goal))
         raw["record"]["seen"] = [quote] if quote else []
         if quote:
-            return _result(task_complete=True, success=True, final_answer=f"Deleted. The page says: {quote}",
+            return plan_result(task_complete=True, success=True, final_answer=f"Deleted. The page says: {quote}",
                            raw=raw, reasoning="the page names the record as deleted")  # fmt: skip
-        return _unmet(terminals.UNVERIFIED, "Deleted, but the page does not show the record as gone.", raw)
+        return unmet(terminals.UNVERIFIED, "Deleted, but the page does not show the record as gone.", raw)
     if delete_started(history) and asks_to_confirm(observation):
         agree = confirm_control(observation)
-        return _steps([Click(field_label(agree) or visible_text(agree), "button").step()],
+        return next_steps([Click(field_label(agree) or visible_text(agree), "button").step()],
                       "the page asks to confirm the deletion the goal asks for", raw)  # fmt: skip
     if not on_record(goal, observation):
         return find_record(goal, observation, history, raw)
     control = op_control(goal, observation, clicked_targets(history))
     if control is None:
-        return _unmet("step_failed", "The record has no control that deletes it here.", raw)
-    return _steps([Click(field_label(control) or visible_text(control), _role(control)).step()],
+        return unmet("step_failed", "The record has no control that deletes it here.", raw)
+    return next_steps([Click(field_label(control) or visible_text(control), _role(control)).step()],
                   "the record's own delete control", raw)  # fmt: skip
 
 
@@ -233,32 +236,32 @@ def _row_action(
             box, typed = acknowledgement(observation), confirm_typing(goal, observation)
             ticks = [SetCheck(visible_text(box)).step()] if box is not None else []
             ticks += [TypeText(typed[1], typed[0]).step()] if typed else []
-            return _steps(
+            return next_steps(
                 [*ticks, Click(visible_text(agree), "button").step()], "the page asks to confirm it", raw
             )
         quote = action_shown(goal, observation, history)
         raw["record"]["seen"] = [quote] if quote else []
         if quote:
-            return _result(task_complete=True, success=True, final_answer=f"Done. The page says: {quote}",
+            return plan_result(task_complete=True, success=True, final_answer=f"Done. The page says: {quote}",
                            raw=raw, reasoning=f"the page shows the {goal.noun or 'item'} {goal.verb} done")  # fmt: skip
-        return _unmet(
-            terminals.UNVERIFIED, f"Clicked {goal.verb!r}, but the page does not show it done.", raw
-        )
+        return unmet(terminals.UNVERIFIED, f"Clicked {goal.verb!r}, but the page does not show it done.", raw)
     control = row_control(goal, observation, tried)
     if control is not None:
         near = row_anchor(goal, control, observation)
-        return _steps([Click(visible_text(control), _role(control), near=near).step()],
+        return next_steps([Click(visible_text(control), _role(control), near=near).step()],
                       f"the {goal.noun or 'item'}'s own {goal.verb!r} control, on its row", raw)  # fmt: skip
     if goal.op != "act":
         return None
     own = page_control(goal, observation, tried) or item_link(goal, observation, tried)
     if own is not None:
-        return _steps(
+        return next_steps(
             [Click(visible_text(own), _role(own)).step()], "the item's own page and its control", raw
         )
     place = own_list_link(goal, observation, tried)
     if place is not None:
-        return _steps([Click(visible_text(place), "link").step()], "where the user's items are listed", raw)
+        return next_steps(
+            [Click(visible_text(place), "link").step()], "where the user's items are listed", raw
+        )
     return find_record(goal, observation, history, raw)
 
 
@@ -284,9 +287,9 @@ def _form_ready(
     where = f"{observation.get('title') or ''} {observation.get('url') or ''}"
     save = save_control(observation, [f.element for f in fills])
     return (
-        bool(_CREATING.search(where))
-        or any(_CREATING.search(t) for t in clicked_targets(history))
-        or (save is not None and bool(_CREATING.search(field_label(save))))
+        bool(CREATING.search(where))
+        or any(CREATING.search(t) for t in clicked_targets(history))
+        or (save is not None and bool(CREATING.search(field_label(save))))
     )
 
 
@@ -317,7 +320,7 @@ def _first_stage(goal: RecordGoal, observation: Observation, fills: list[Fill]) 
         goal.op == "create"
         and any(f.what == "title" for f in fills)
         and save is not None
-        and bool(_CREATING.search(field_label(save)))
+        and bool(CREATING.search(field_label(save)))
     )
 
 
@@ -327,11 +330,11 @@ def _fill(goal: RecordGoal, observation: Observation, fills: list[Fill], raw: di
     own += own_save_words(goal)
     save = save_control(observation, [f.element for f in fills], own)
     if save is None:
-        return _unmet("step_failed", "The form has no control that saves it (only preview or cancel).", raw)
+        return unmet("step_failed", "The form has no control that saves it (only preview or cancel).", raw)
     steps = [fill_step(f) for f in todo][: MAX_STEPS - 1]
     if len(steps) == len(todo):
         steps.append(Click(field_label(save) or visible_text(save), "button").step())
-    return _steps(steps, f"fill {len(todo)} field(s) and save with '{field_label(save)}'", raw)
+    return next_steps(steps, f"fill {len(todo)} field(s) and save with '{field_label(save)}'", raw)
 
 
 def _after_save(
@@ -341,18 +344,20 @@ def _after_save(
     blank = not observation.get("elements") and not str(observation.get("page_text") or "").strip()
     waited = sum(1 for h in history if h.get("plan_step") == Wait().step())
     if blank and waited < 2:  # the page after the save was read while still loading: read it again
-        return _steps([Wait().step()], "the page after the save is still empty", raw)
+        return next_steps([Wait().step()], "the page after the save is still empty", raw)
     reading = read_change(goal, observation, placed_values(history), again)
     raw["record"]["seen"] = reading.seen
     if reading.proven:
         answer = f"{goal.op.capitalize()} saved. The page now shows: " + "; ".join(reading.seen)
-        return _result(task_complete=True, success=True, final_answer=clip(answer, 1000), raw=raw,
+        return plan_result(task_complete=True, success=True, final_answer=clip(answer, 1000), raw=raw,
                        reasoning="the record read again shows every new value")  # fmt: skip
     if reading.problem == "preview" and saves < MAX_SAVES:
         fills, _ = plan_fills(goal, observation)
         save = save_control(observation, [f.element for f in fills])
         if save is not None:
-            return _steps([Click(field_label(save), "button").step()], "the page is a preview; save it", raw)
+            return next_steps(
+                [Click(field_label(save), "button").step()], "the page is a preview; save it", raw
+            )
     if reading.problem and CONFLICT.search(reading.problem) and saves < MAX_SAVES:
         fills, missing = plan_fills(goal, observation)
         if fills and not missing:
@@ -360,7 +365,7 @@ def _after_save(
                 goal, observation, fills, raw
             )  # the form came back with the other change: save ours again
     if reading.problem and reading.problem != "preview":
-        return _unmet("page_error", f"The page refused the change: {reading.problem}", raw)
+        return unmet("page_error", f"The page refused the change: {reading.problem}", raw)
     fills, _ = plan_fills(goal, observation)
     if any(f.value not in placed_in_form(history) for f in fills) and saves < MAX_SAVES:
         return _fill(goal, observation, fills, raw)  # the next stage of the form takes the rest
@@ -368,8 +373,8 @@ def _after_save(
     mine = RecordGoal(op="open", about=title or goal.about, number=goal.number)
     link = None if again else record_link(mine, observation, set())
     if link is not None:
-        return _steps(
+        return next_steps(
             [Click(visible_text(link), "link").step()], "read the record again on its own page", raw
         )
     unseen = ", ".join(repr(v) for v in reading.unseen) or "the change"
-    return _unmet(terminals.UNVERIFIED, f"Saved, but the page read again does not show {unseen}.", raw)
+    return unmet(terminals.UNVERIFIED, f"Saved, but the page read again does not show {unseen}.", raw)
