@@ -185,3 +185,76 @@ def test_a_discount_asked_for_is_a_share_not_a_price():
     """'How much of a discount ...' once took a monthly fee in the same table for the answer."""
     assert analyze("How much of a discount do members get on repairs?").value_type == "percent"
     assert analyze("How much does a repair cost?").value_type == "money"
+
+
+def _table(p: Page, top: float, heads: tuple[str, ...], rows: list[tuple[str, ...]]) -> None:
+    for n, head in enumerate(heads):
+        p.add("th", head, x=100 + 160 * n, y=top, w=150, role="columnheader")
+    for r, row in enumerate(rows):
+        for n, cell in enumerate(row):
+            p.add("td", cell, x=100 + 160 * n, y=top + 40 * (r + 1), w=150, role="cell")
+
+
+def test_the_last_time_is_the_row_of_the_latest_date():
+    """'What did Biscuit weigh the last time he was weighed?': the weight on the latest of the dates weighed."""
+    p = Page("http://vet.test/client/pets/1", "Biscuit")
+    p.add("h1", "Biscuit", y=60)
+    _table(p, 200, ("Date weighed", "Weight"), [("3 Nov 2025", "17.9 kg"), ("8 Oct 2026", "18.4 kg"),
+                                                 ("19 May 2026", "18.2 kg")])  # fmt: skip
+    _table(p, 400, ("Date", "Vaccine"), [("8 Oct 2026", "Annual booster"), ("2 Oct 2025", "Annual booster")])
+    answer = answer_question("What did Biscuit weigh the last time he was weighed?", p.build())
+    assert (answer.found, answer.text) == (True, "18.4 kg")
+
+
+def test_a_month_said_picks_the_one_row_in_it():
+    p = Page("http://gh.test/my-stays", "My stays")
+    _table(p, 200, ("Reference", "Room", "Arriving"), [("SG-70412", "Reed Cottage", "Fri 12 February 2027"),
+                                                      ("SG-70931", "The Lookout", "Sat 2 October 2027")])  # fmt: skip
+    answer = answer_question("find the booking reference for my October stay", p.build())
+    assert (answer.found, answer.text) == (True, "SG-70931")
+
+
+def test_the_sites_name_is_left_out_from_the_end_and_anchors_no_value():
+    """'... for the Payroll Administrator job in Halifax on Riverline Jobs' was answered with the salary next to
+    the site's own link home: another job's."""
+    assert without_site_name(
+        "Payroll Administrator job in Halifax on Riverline Jobs", {"riverline", "jobs"}
+    ) == ("Payroll Administrator job in Halifax")
+    p = Page("http://jobs.test/", "Jobs in West Yorkshire | Riverline Jobs")
+    p.link("riverline jobs", "/", x=20, y=10, w=120)
+    p.add("h3", "Customer Service Team Leader", y=60)
+    p.add("p", "Full-time £30,500 a year", y=90)
+    answer = answer_question(
+        "What's the salary for the Payroll Administrator job in Halifax on Riverline Jobs?", p.build()
+    )
+    assert not answer.found
+
+
+def test_a_side_block_never_answers_for_the_site_whose_name_was_left_out():
+    """'How much does the Samphire room cost per night at Saltings Guest House?' on the home page: its aside's
+    'from £128' speaks of the rooms in general; the room's own page answers."""
+    p = Page("http://gh.test/", "Guest house on the coast – Saltings Guest House")
+    p.link("Saltings Guest House · Wrenham-next-the-Sea", "/", x=20, y=10, w=300, zone="header")
+    p.add("h1", "Welcome to Saltings", y=80)
+    p.add("h3", "Our rooms", y=300, zone="aside")
+    p.add("li", "Samphire – from £128", y=330, zone="aside")
+    p.link("Samphire", "/rooms/samphire", y=330, zone="aside")
+    answer = answer_question(
+        "How much does the Samphire room cost per night at Saltings Guest House?", p.build()
+    )
+    assert not answer.found
+    assert analyze("How much does the Samphire room cost per night at Saltings Guest House?").entity == (
+        "Samphire room at Saltings Guest House"
+    )
+
+
+def test_a_header_row_is_no_answer():
+    p = Page("http://air.test/manage/QK7R2M", "Booking QK7R2M")
+    _table(p, 200, ("Passenger", "Seat"), [("Mr Euan Sinclair", "4C"), ("Mrs Morag Sinclair", "4D")])
+    p.text("Passenger Seat")
+    answer = answer_question("What seat is Morag in?", p.build())
+    assert answer.text != "Passenger Seat"
+
+
+def test_a_weight_said_as_one_word_is_named_by_a_page_that_spaces_it():
+    assert {"20", "kg"} <= set(answer_part("How much is a 20kg hold bag if I add it online?")["subject"])

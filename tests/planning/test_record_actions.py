@@ -10,7 +10,8 @@ import pytest
 from agent.planning.offline.grammar import parse_goal
 from agent.planning.offline.intents import Submit, TypeText
 from agent.planning.offline.records.addresses import numbered_address
-from agent.planning.offline.records.forms import like_last_item, plan_fills
+from agent.planning.offline.records.fills import plan_fills
+from agent.planning.offline.records.forms import like_last_item
 from agent.planning.offline.records.goal import read_record_goal
 from agent.planning.offline.records.progress import placed_values
 from agent.planning.offline.records.proof import read_change

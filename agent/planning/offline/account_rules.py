@@ -84,6 +84,11 @@ def _credentials(rest: str, spans: tuple[str, ...], allow_user: bool = True) -> 
         rest = rest[: um.start()] + " " + rest[um.end() + (slash.end() if slash else 0) :]
     if not password and user and "/" in user and user.count("/") == 1 and "://" not in user:
         user, password = (s.strip() for s in user.split("/"))
+    if not user and not password:  # '(dana@x.io / Harbor!42)': the pair alone, in brackets
+        pair = re.search(r"\(\s*(?P<u>[^\s/()]+)\s*/\s*(?P<p>[^\s()]+)\s*\)", rest)
+        if pair:
+            user, password = value(pair.group("u"), spans), value(pair.group("p"), spans)
+            rest = rest[: pair.start()] + " " + rest[pair.end() :]
     return user, password, rest.strip()
 
 
@@ -115,7 +120,9 @@ _WHERE = re.compile(
 )
 
 
-_LOG_IN = re.compile(r"^(?:(?:log|sign)[\s-]*(?:in|on)|login|signin|authenticate)(?:to)?\b(?P<rest>.*)$", I)
+_LOG_IN = re.compile(
+    r"^(?:(?:log|sign)[\s-]*(?:in|on)(?=to\b|\b)|login(?=to\b|\b)|signin|authenticate)(?P<rest>.*)$", I
+)
 #: The account the rest is done as, said without 'log in': 'As mkovacs with password fjord-lamp, ...', "I'm
 #: student 2231907 (password maple-leaf)", 'Using dana@x.io / Harbor!42, ...'.
 _AS_ACCOUNT = re.compile(
@@ -129,18 +136,61 @@ _ROLE_ID = re.compile(
 )
 
 
+#: The account stated rather than asked for: 'My login is dana@x.io / pw', 'Account: x@y.com, password pw',
+#: 'On Riverline Jobs (x@y.com / pw)' (the site's name, then the credentials in brackets).
+_STATED_ACCOUNT = re.compile(
+    r"^(?:(?:my|the|our)\s+)?(?:[A-Z][\w&'.-]*\s+){0,3}(?i:login|log-in|account|credentials|login\s+details|"
+    r"account\s+details|sign[\s-]*in(?:\s+details)?|user(?:\s*name)?)\s*(?i:is|are|:)\s*(?P<creds>.+)$"
+    r"|^(?i:on|at|for)\s+(?:the\s+)?[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,3}\s*\((?P<bracket>[^()]+)\)\s*$"
+)
+
+
+def _stated(clause: str) -> str | None:
+    """The credentials of a clause that only states the account (with a password or 'user / password')."""
+    m = _STATED_ACCOUNT.match(clause.strip())
+    said = (m.group("creds") or m.group("bracket")) if m else ""
+    if said and re.search(r"\b(?:password|passcode|pass|pwd|pw|pin)\b|\S\s*/\s*\S", said, I):
+        return said
+    return None
+
+
+#: A booking opened by its reference and the lead name instead of an account: 'My Skerry Air booking
+#: reference is QK7R2M (surname Sinclair)', 'booking ref AB12CD, last name Reid'.
+_BOOKING_REFERENCE = re.compile(
+    r"^(?:(?:my|our|the)\s+)?(?:[A-Z][\w&'.-]*\s+){0,3}(?i:booking|reservation|order|ticket)\s+(?i:reference|ref\.?|"
+    r"number|no\.?|code)\s*(?i:is|:)?\s*(?P<ref>(?=[A-Z0-9-]*\d)[A-Z0-9][A-Z0-9-]{3,})\s*[,(]?\s*(?i:and\s+)?(?i:the\s+)?"
+    r"(?i:my\s+)?(?P<field>(?i:surname|last\s+name|family\s+name))\s*(?i:is)?\s*:?\s*(?P<name>[A-Z][\w'-]+)\s*\)?$"
+)
+#: The field words a booking reference is typed into (the page's own label decides among its fields).
+REFERENCE_FIELD = "booking reference"
+
+
+def parse_booking_reference(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
+    """'My booking reference is QK7R2M (surname Sinclair)': the two fields a 'Manage booking' form asks for."""
+    m = _BOOKING_REFERENCE.match(c.strip())
+    if not m:
+        return None
+    field = re.sub(r"\s+", " ", m.group("field").lower())
+    return [TypeText(m.group("ref"), REFERENCE_FIELD), TypeText(m.group("name"), field), Submit("")]
+
+
 def is_login_clause(clause: str) -> bool:
     """The clause says which account to use (it logs in), whatever else the goal asks."""
-    return bool(_LOG_IN.match(clause.strip()) or _AS_ACCOUNT.match(clause.strip()))
+    c = clause.strip()
+    return bool(_LOG_IN.match(c) or _AS_ACCOUNT.match(c) or _stated(c) or _BOOKING_REFERENCE.match(c))
 
 
 def parse_login(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
     if re.match(r"^(?:log|sign)[\s-]*(?:out|off)\b|^(?:logout|signout)$", c, I):
         return [Click(target="log out")]
     m = _LOG_IN.match(c) or _AS_ACCOUNT.match(c)
-    if not m:
+    stated = None if m else _stated(c)
+    if not m and not stated:
         return None
-    said = m.group("rest") if m.group("rest") is not None else f" as {m.group('slash')}"
+    if stated:
+        said = f" as {stated}"
+    else:
+        said = m.group("rest") if m.group("rest") is not None else f" as {m.group('slash')}"  # type: ignore[union-attr]
     prefix, rest = _site_prefix(said, spans)
     rest = _ROLE_ID.sub(lambda r: f" with {r.group('f')} number {r.group('u')}", rest, count=1)
     provider = re.fullmatch(

@@ -15,7 +15,7 @@ from agent.planning.offline.listings import listing_items
 from agent.planning.offline.lookup import missing_names
 from agent.planning.offline.matching import find_anchor
 from agent.planning.offline.messages import answer_message, main_heading
-from agent.planning.offline.page import ELEMENT_KINDS, site_words, visible_text, without_site_name
+from agent.planning.offline.page import ELEMENT_KINDS, role_of, site_words, visible_text, without_site_name
 from agent.planning.offline.questions import QUESTION_STEMS, QUESTION_WORDS, Answer, Query
 from agent.planning.offline.sections import headings_by_line
 from agent.planning.offline.targets import ordinal_of
@@ -36,9 +36,9 @@ from agent.types import Observation
 
 def _answer_attribute(query: Query, observation: Observation, lines: list[str]) -> Answer:
     rx = VALUE_RX.get(query.value_type)
-    entity = without_site_name(
-        re.sub(r"^(?:the|a|an)\s+", "", query.entity, flags=re.I), site_words(observation)
-    )
+    said = re.sub(r"^(?:the|a|an)\s+", "", query.entity, flags=re.I)
+    site = site_words(observation)
+    entity = without_site_name(said, site)
     subject = f"the {query.attr} of {entity}" if entity else f"the {query.attr}"
     ordinal = ordinal_of(re.sub(r"^top\b", "first", entity, flags=re.I)) if entity else None
     if ordinal:
@@ -57,6 +57,11 @@ def _answer_attribute(query: Query, observation: Observation, lines: list[str]) 
         return Answer(False, f"Could not find {subject} on the page.")
     if entity:
         anchor = find_anchor(observation, entity)
+        if anchor is not None and set(re.findall(r"[\w'’-]+", visible_text(anchor).lower())) <= site:
+            anchor = None  # the site's own name (its link home) anchors no value of one of its items
+        if anchor is not None and entity != said and (anchor.get("zone") or "main") not in ("main", "dialog"):
+            # a side block speaks of other places too: only the site's own content is said of the site
+            return Answer(False, f"Could not find {subject} in the site's own content on this page.")
         about = _page_about(query.entity, observation) or (
             query.by_topic and _on_topic(query.entity, observation, lines)
         )
@@ -194,11 +199,17 @@ def _answer_generic(query: Query, observation: Observation, lines: list[str]) ->
     typed = WHEN_RX if wanted == "date" and low.startswith("when") else VALUE_RX.get(wanted)
     # a line's section headings name its subject too, at half weight ('Saturday' under 'Recycling centre')
     heads = headings_by_line(observation, len(lines))
+    headers = {
+        t
+        for e in observation.get("elements") or []
+        if role_of(e) in ("columnheader", "rowheader")
+        for t in tokens(visible_text(e))
+    }
     best: tuple[float, int] | None = None
     for n, line in enumerate(lines):
         line_tokens = tokens(line)
-        if not line_tokens:
-            continue
+        if not line_tokens or set(line_tokens) <= headers:
+            continue  # a table's header row ('Passenger Seat') names what its rows hold, never a value
         head_tokens = tokens(heads[n]) if heads[n] else ()
         covered = sum(
             max(

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from agent.planning.offline.account_rules import parse_login, parse_signup
+from agent.planning.offline.account_rules import parse_booking_reference, parse_login, parse_signup
 from agent.planning.offline.clauses import split_clauses
 from agent.planning.offline.form_rules import (
     parse_booking,
@@ -69,6 +69,7 @@ class ParsedGoal:
     goal: str
     intents: tuple[Intent, ...]
     unknown: tuple[str, ...] = ()
+    context: tuple[str, ...] = ()  # sentences that told the situation a question is asked in (no request)
 
     @property
     def understood(self) -> bool:
@@ -111,6 +112,7 @@ RULES: tuple[Rule, ...] = (
     parse_back,
     parse_dismiss,
     parse_login,
+    parse_booking_reference,
     parse_signup,
     parse_end_scroll,
     parse_search,
@@ -248,6 +250,7 @@ def parse_goal(goal: str) -> ParsedGoal:
     masked, spans = mask_quotes(text)
     intents: list[Intent] = []
     unknown: list[str] = []
+    context: list[str] = []
     answer = parse_answer(masked.strip(), spans)
     if answer:
         return ParsedGoal(goal=text, intents=tuple(answer))
@@ -284,15 +287,58 @@ def parse_goal(goal: str) -> ParsedGoal:
             unknown.append(shown(scope, spans))
             scope = ""
         found = parse_clause(clause, spans)
-        if found is None:
+        if found is None and _CONTEXT.match(clause) and "?" not in clause:
+            context.append(clause)
+        elif found is None:
             unknown.append(shown(clause, spans))
         else:
             intents.extend(found)
     if scope:
         unknown.append(shown(scope, spans))
+    if context and not any(isinstance(i, Ask) for i in intents):
+        unknown.extend(shown(c, spans) for c in context)  # said beside an action, it may be a detail: unread
+    elif context:
+        intents = [_in_context(i, context, spans) if isinstance(i, Ask) else i for i in intents]
     if not intents and not unknown:
         unknown.append(text)
-    return ParsedGoal(goal=text, intents=tuple(_merge(_resolve_references(intents))), unknown=tuple(unknown))
+    return ParsedGoal(
+        goal=text,
+        intents=tuple(_merge(_resolve_references(intents))),
+        unknown=tuple(unknown),
+        context=() if unknown else tuple(shown(c, spans) for c in context),
+    )
+
+
+#: A sentence that tells the situation, not the request: "I'm 23 and want to hire a car from Redway", "We'd like
+#: to bring our dog when we stay at Saltings in Wrenham".
+_CONTEXT = re.compile(
+    r"^(?:i['’]?m|i\s+am|i['’]?ve|i\s+have|i['’]?d\s+like|i\s+would\s+like|i\s+want|i\s+need|i['’]?ll|i\s+will|"
+    r"i\s+plan|we['’]?re|we\s+are|we['’]?ve|we\s+have|we['’]?d\s+like|we\s+would\s+like|we\s+want|we\s+need|"
+    r"we['’]?ll|we\s+will|we\s+plan|it['’]?s|it\s+is|this\s+is|(?:s?he|they)(?:['’]s|['’]re|\s+is|\s+are)|"
+    r"(?:my|our)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:is|are|has|have|was|were))\b",
+    re.I,
+)
+#: The places and names a context sentence fixes: 'at Saltings in Wrenham', 'from Redway'.
+_CONTEXT_PLACE = re.compile(
+    r"\b(?:at|in|from|with|near)\s+(?P<x>(?-i:[A-Z])[\w'&.-]*(?:\s+(?-i:[A-Z])[\w'&.-]*)*)", re.I
+)
+
+
+def _in_context(ask: Ask, context: list[str], spans: tuple[str, ...]) -> Ask:
+    """A question asked after (or before) the situation it is about: only where and whose is kept from the
+    situation ('What do they charge for a dog? at Saltings in Wrenham'); the rest of it never answers."""
+    said = ask.question
+    places = [
+        m.group(0)
+        for c in context
+        for m in _CONTEXT_PLACE.finditer(shown(c, spans))
+        if m.group("x").lower() not in said.lower()
+    ]
+    if not places:
+        return ask
+    return Ask(
+        f"{said.rstrip(' ?')} {' '.join(dict.fromkeys(places))}{'?' if said.rstrip().endswith('?') else ''}"
+    )
 
 
 def not_understood_message(parsed: ParsedGoal) -> str:

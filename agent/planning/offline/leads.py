@@ -11,12 +11,15 @@ from __future__ import annotations
 from collections.abc import Collection
 from urllib.parse import urlsplit
 
+from agent.planning.offline.account_rules import REFERENCE_FIELD
 from agent.planning.offline.intents import Click, Intent, TypeText, is_secret_field
 from agent.planning.offline.matching import choose, find_anchor, rank
 from agent.planning.offline.page import (
     attr,
     is_button,
     is_link,
+    is_text_field,
+    labels,
     reading_order,
     visible_text,
 )
@@ -31,16 +34,20 @@ _COLLECTION_KINDS = ("count", "list", "superlative")
 def login_lead(pending: list[Intent], observation: Observation) -> str | None:
     """'Log in as ...' on a page with no password field: the step that opens the login form."""
     typed = [i for i in pending[:3] if isinstance(i, TypeText)]
-    if (
-        not pending
-        or not isinstance(pending[0], TypeText)
-        or not any(is_secret_field(i.field) for i in typed)
-    ):
+    if not pending or not isinstance(pending[0], TypeText):
         return None
     elements = observation.get("elements") or []
-    if any((e.get("input_type") or "") == "password" for e in elements):
+    if pending[0].field == REFERENCE_FIELD:  # a booking opened by its reference: the 'Manage booking' form
+        if any(is_text_field(e) and "reference" in norm(" ".join(t for t, _ in labels(e))) for e in elements):
+            return None
+        targets: tuple[str, ...] = ("manage booking", "manage my booking", "my booking", "find my booking")
+    elif not any(is_secret_field(i.field) for i in typed) or any(
+        (e.get("input_type") or "") == "password" for e in elements
+    ):
         return None
-    for target in ("log in", "my account", "account"):  # a site without a 'Log in' link asks at the account
+    else:
+        targets = ("log in", "my account", "account")  # a site without a 'Log in' link asks at the account
+    for target in targets:
         step = Click(target, role="link")
         pick = choose(
             rank(elements, target, role="link", accept=lambda e: is_link(e) or is_button(e)), target

@@ -314,8 +314,9 @@ _HOME_WORDS = frozenset({"home", "homepage", "start", "main page", "back", "inde
 
 def site_words(observation: Mapping[str, Any]) -> set[str]:
     """The words of the site's own name: the text of its link home in its header or navigation ('Lotus Garden'
-    -> /) that the page's title repeats. 'at Lotus Garden' in a question is said of every page of that site, so
-    the site's own content need not repeat it (side blocks still must: they speak of other places)."""
+    -> /) when the page's title repeats some of it (the rest is where the site is: 'Saltings Guest House ·
+    Wrenham'). 'at Lotus Garden' in a question is said of every page of that site, so the site's own content
+    need not repeat it (side blocks still must: they speak of other places)."""
     title = norm(str(observation.get("title") or ""))
     words: set[str] = set()
     for el in observation.get("elements") or []:
@@ -327,19 +328,40 @@ def site_words(observation: Mapping[str, Any]) -> set[str]:
         box = el.get("bbox") or [0, 0, 0, 0]
         top = (el.get("zone") or "main") in ("header", "nav") or float(box[1]) < 120
         text = str(el.get("text") or el.get("name") or "").strip()
-        if parts.path not in ("", "/") or parts.query or not top or not text or len(text) > 40:
+        if parts.path not in ("", "/") or parts.query or not top or not text or len(text) > 60:
             continue
-        if norm(text) not in _HOME_WORDS:
-            words |= {
-                w for w in re.findall(r"[\w'’-]+", text.lower()) if re.search(rf"\b{re.escape(w)}\b", title)
-            }
+        if norm(text) in _HOME_WORDS:
+            continue
+        name, place = _name_and_place(text)
+        named = {w for w in _words(text) if re.search(rf"\b{re.escape(w)}\b", title)}
+        words |= named
+        if named & _words(name) and place:  # the title names the site: what its link home adds is where it is
+            words |= _words(place) | set(re.findall(r"[\w'’]+", place.lower()))
     return words
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[\w'’-]+", text.lower()))
+
+
+_PLACE_MARK = re.compile(r"\s*[·|–—]\s*|,\s+")
+
+
+def _name_and_place(text: str) -> tuple[str, str]:
+    """A site's name and its place, as its link home says them: 'Saltings Guest House · Wrenham-next-the-Sea',
+    'Alderbrook Vets, Calderford' (no mark: no place; 'Skerry Air Flying the Highlands' is a name and a motto)."""
+    m = _PLACE_MARK.search(text)
+    return (text[: m.start()], text[m.end() :]) if m else (text, "")
 
 
 def without_site_name(phrase: str, site: set[str]) -> str:
     """The phrase without a closing 'at/from/of <the site's own name>' ('minimum spend for delivery from Lotus
     Garden' -> 'minimum spend for delivery' on Lotus Garden's site): every line there is said of it."""
-    m = re.search(r"\s+(?:at|from|of|in|on|with|by)\s+(?:the\s+)?(?P<n>[\w'’ -]+?)\s*$", phrase, re.I)
-    if not m or not site or not set(re.findall(r"[\w'’-]+", m.group("n").lower())) <= site:
+    if not site:
         return phrase
-    return phrase[: m.start()].strip() or phrase
+    tails = [
+        m
+        for m in re.finditer(r"\s+(?:at|from|of|in|on|with|by)\s+(?:the\s+)?(?=\S)", phrase, re.I)
+        if set(re.findall(r"[\w'’-]+", phrase[m.end() :].lower())) <= site and phrase[m.end() :].strip()
+    ]  # ('... job in Halifax on Riverline Jobs': the last place said is the site, not 'in Halifax on ...')
+    return (phrase[: tails[0].start()].strip() or phrase) if tails else phrase

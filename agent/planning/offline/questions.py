@@ -399,6 +399,14 @@ def _attribute(core: str) -> tuple[str, str] | None:
             "",
         ),
     )
+    priced = re.match(  # 'how much does the Samphire room cost per night at Saltings': the room, at Saltings
+        r"^how\s+much\s+(?:does|do|did|will|would)\s+(?:it\s+cost\s+(?:to\s+\w+\s+)?)?(?:the\s+|a\s+|an\s+)?"
+        r"(?P<e>.+?)\s+cost(?:s)?\s+(?:per|a|an|each|for\s+(?:one|a|an|each))\s+[a-z]+(?P<w>\s+(?:at|from|in)\s+.+)?$",
+        core,
+        re.I,
+    )
+    if priced:
+        return ("price", f"{priced.group('e').strip()}{priced.group('w') or ''}")
     for rx, attr_name in patterns:
         m = re.match(rx, core, re.I)
         if m:

@@ -7,10 +7,13 @@ from their boxes, so any table laid out as a grid works, whatever its markup.
 
 from __future__ import annotations
 
+import calendar
 import re
 from dataclasses import dataclass
+from datetime import datetime
 
 from agent.planning.offline.columns import column_mismatch, value_shape
+from agent.planning.offline.dates import parse_when, value_kind
 from agent.planning.offline.page import rect, role_of, visible_text
 from agent.planning.offline.questions import Answer, Query
 from agent.planning.offline.text import token_match, tokens
@@ -21,6 +24,12 @@ _ROW_SLACK = 6.0
 #: Question words that never name a column.
 _NOT_COLUMN = frozenset(
     "what which when who how is are was were does do did the a an of for in on tell me".split()
+)
+
+#: 'the last time he was weighed' says when, and names no 'Time' column.
+_TIME_IDIOM = re.compile(
+    r"\b(?:the\s+)?(?:last|first|next|this|that|each|every|any|some)\s+time\b|\b(?:at\s+the|on|in)\s+time\b",
+    re.I,
 )
 
 
@@ -131,7 +140,8 @@ def table_answer(query: Query, observation: Observation) -> Answer | None:
         named = _named_row_key(query.question, cells + row_heads, headers) or _next_row_key(
             query.question, observation, cells, headers
         )
-        keys = [named] if named is not None else []
+        named = named or _month_row_key(query.question, cells)
+        keys = [named] if named is not None else _latest_rows(query.question, cells, headers)
     longest = max((len(k.text) for k in keys), default=0)
     found = [a for k in keys if len(k.text) == longest and (a := _row_answer(query, k, cells, headers))]
     return max(found, key=lambda a: a[0])[1] if found else None
@@ -165,6 +175,42 @@ def _next_row_key(
     return None
 
 
+def _day(text: str) -> datetime | None:
+    """The day a cell gives (a time alone gives none: it would read as today)."""
+    return parse_when(text) if value_kind(text) in ("date", "datetime") else None
+
+
+_MONTHS = [m.lower() for m in calendar.month_name[1:]]
+_MONTH_SAID = re.compile(r"\b(?P<m>" + "|".join(m for m in _MONTHS if m != "may") + r")\b", re.I)
+
+
+def _month_row_key(question: str, cells: list[Cell]) -> Cell | None:
+    """'the booking reference for my October stay': the one row whose date falls in the month named."""
+    said = _MONTH_SAID.search(question)
+    if said is None or re.search(r"\b\d{1,2}(?:st|nd|rd|th)?\s+" + said.group("m"), question, re.I):
+        return None  # ('on 2 October' names a day: the row saying it is named as it is)
+    month = _MONTHS.index(said.group("m").lower()) + 1
+    dated = [c for c in cells if (when := _day(c.text)) is not None and when.month == month]
+    return dated[0] if len(dated) == 1 else None
+
+
+_LATEST = re.compile(r"\blast\s+time\b|\blatest\b|\bmost\s+recent(?:ly)?\b", re.I)
+
+
+def _latest_rows(question: str, cells: list[Cell], headers: list[Cell]) -> list[Cell]:
+    """'What did Biscuit weigh the last time he was weighed': in each table with a column of dates, the row
+    of the latest one, keyed by its date (the column the question names is read on that row)."""
+    if not _LATEST.search(question):
+        return []
+    keys = []
+    for header in headers:
+        dated = [(when, c) for c in cells if _column_of(c, headers) is header and (when := _day(c.text))]
+        below = [c for c in cells if _column_of(c, headers) is header]
+        if len(dated) >= 2 and len(dated) == len(below):
+            keys.append(max(dated, key=lambda d: d[0])[1])
+    return keys
+
+
 def _mentioned_with_header(question: str, cell: Cell, headers: list[Cell]) -> bool:
     """A short key said with its column's name: 'Band D' for the cell 'D' under 'Band'."""
     header = _column_of(cell, headers) if len(cell.text.strip()) <= 3 else None
@@ -176,9 +222,10 @@ def _row_answer(
 ) -> tuple[float, Answer] | None:
     """(how well the column is named, the answer) for the row keyed by ``key``; None when no column fits."""
     question = query.question.strip().lower()
+    said = _TIME_IDIOM.sub(" ", query.question)
     row_name = _column_of(key, headers)
     key_words = set(tokens(key.text)) | set(tokens(row_name.text if row_name else ""))
-    words = [w for w in tokens(query.question) if w not in _NOT_COLUMN and w not in key_words]
+    words = [w for w in tokens(said) if w not in _NOT_COLUMN and w not in key_words]
     row = [c for c in cells if abs(c.y - key.y) <= _ROW_SLACK and c is not key]
     asks_when = re.match(r"when\b", question) is not None
     typed = _WHEN if asks_when else VALUE_RX.get(query.value_type)
@@ -204,7 +251,7 @@ def _row_answer(
     label = f"{row_name.text} {key.text}" if row_name else key.text
     rivals = _rival_columns(cell, row, headers)
     keyed = " ".join(c.text for c in [key, *row] if not value_shape(c.text))
-    if column_mismatch(query.question, header.text, [h.text for h, _ in rivals], keyed):
+    if column_mismatch(said, header.text, [h.text for h, _ in rivals], keyed):
         values = "; ".join(f"{h.text}: {c.text}" for h, c in [(header, cell), *rivals][:4])
         return score, Answer(
             False,

@@ -5,9 +5,11 @@ An opened record counts when the page's heading or title is the record the goal 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from agent.planning.offline import parse_goal
+from agent.planning.offline.page import is_heading, visible_text
 from agent.planning.offline.records.delete import delete_confirmed, deletion_shown
 from agent.planning.offline.records.forms import on_record, record_words
 from agent.planning.offline.records.goal import RecordGoal
@@ -15,6 +17,7 @@ from agent.planning.offline.records.plan import own_save_words, record_goal_of
 from agent.planning.offline.records.progress import placed_values, reread, saves_sent
 from agent.planning.offline.records.proof import identity, read_change
 from agent.planning.offline.records.row_actions import acted_at, action_shown, by_row, done_words
+from agent.planning.offline.text import proper_names
 
 Proof = tuple[dict[str, Any] | None, str]
 
@@ -47,8 +50,11 @@ def change_evidence(
         return {**evidence, "quote": quote[:300]}, ""
 
     if record.op == "open":
-        if on_record(record, observation):
+        unsaid = _unsaid_names(record, observation)
+        if on_record(record, observation) and not unsaid:
             return shown(f"heading/title: {observation.get('title') or ''}")
+        if unsaid:  # 'My stays' is no page of 'my October stay'
+            return None, f"{part.get('text')}: the page's heading and title never say {', '.join(unsaid)}"
         return None, f"{part.get('text')}: the page open is not that record"
     if record.op == "delete":
         quote = deletion_shown(record, observation, identity(record)) if delete_confirmed(history) else ""
@@ -68,3 +74,19 @@ def change_evidence(
         unseen = ", ".join(repr(v) for v in reading.unseen)
         return None, f"{part.get('text')}: the page does not show {unseen}"
     return shown("; ".join(reading.seen))
+
+
+def _unsaid_names(record: RecordGoal, observation: dict[str, Any]) -> list[str]:
+    """The names, numbers and months of the record's description that its page's title and headings never say:
+    a heading that shares only the kind of record ('My stays') is not the record ('my October stay')."""
+    if record.number:
+        return []  # a numbered record is named by its number (on_record looks for it)
+    heads = " ".join(
+        [str(observation.get("title") or "")]
+        + [visible_text(e) for e in observation.get("elements") or [] if is_heading(e)]
+    ).lower()
+    said = set(re.findall(r"[\w'’-]+", heads))
+    joined = re.sub(r"[\s_-]+", "", heads)  # 'CodingStyle' is the page headed 'Coding Style'
+    return [
+        w for w in proper_names(record_words(record)) if w.lower() not in said and w.lower() not in joined
+    ]

@@ -89,10 +89,12 @@ def _subject(text: str) -> list[str]:
     """The words a block must name: the phrase's keywords without question and filler words ('about',
     "what's") or a possessive's 's, which no block about the subject needs to say."""
     out: list[str] = []
-    for word in keywords(text):
-        word = re.sub(r"['’]s$", "", word)
-        if word and word not in GOAL_STOPWORDS and word not in _AUXILIARIES and word not in out:
-            out.append(word)
+    for said in keywords(text):
+        said = re.sub(r"['’]s$", "", said)
+        measure = re.fullmatch(r"(\d+(?:\.\d+)?)([a-z]{1,3})", said)  # '20kg': a page may write '20 kg'
+        for word in measure.groups() if measure else (said,):
+            if word and word not in GOAL_STOPWORDS and word not in _AUXILIARIES and word not in out:
+                out.append(word)
     return out
 
 
@@ -241,7 +243,7 @@ def goal_parts(goal: str) -> list[GoalPart]:
     """The goal's checkable parts, in goal order (empty for an empty goal)."""
     parsed = parse_goal(goal)
     record = record_goal_of(parsed)
-    intents = list(parsed.intents) if record is None else leading_intents(parsed)
+    intents = list(parsed.intents) if record is None else leading_intents(parsed, record)
     login = any(isinstance(i, Submit) and i.purpose == "login" for i in intents) or (
         any(isinstance(i, TypeText) and is_secret_field(i.field) for i in intents)
         and any(isinstance(i, Click) and _LOGIN_WORDS.search(i.target) for i in intents)
@@ -279,7 +281,10 @@ def goal_parts(goal: str) -> list[GoalPart]:
             parts.extend(_clause_parts(clause))
     if intents and record is None:
         unread = {" ".join(c.lower().split()) for c in parsed.unknown}
-        for clause in dropped_clauses(goal, intents):
+        asked = goal
+        for situation in parsed.context:  # 'I'm 23 and want to hire a car': what the question is asked in
+            asked = asked.replace(situation, " ")
+        for clause in dropped_clauses(asked, intents):
             if " ".join(clause.lower().split()) not in unread:  # (already a part of its own)
                 parts.extend(_clause_parts(clause))
     for n, part in enumerate(parts, start=1):

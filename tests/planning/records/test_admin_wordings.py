@@ -8,7 +8,7 @@ import pytest
 
 from agent.planning.offline import parse_goal
 from agent.planning.offline.questions import analyze
-from agent.planning.offline.records.forms import plan_fills
+from agent.planning.offline.records.fills import plan_fills
 from agent.planning.offline.records.goal import read_record_goal
 from agent.planning.offline.records.proof import read_change
 from agent.planning.offline.tables import table_count

@@ -26,6 +26,13 @@ from agent.planning.offline.intents import (
     Wait,
 )
 from agent.planning.offline.page import is_link, visible_text
+from agent.planning.offline.records.bookings import (
+    BOOKING_PAGE,
+    booking_lead,
+    detailed,
+    is_booking,
+    read_booking,
+)
 from agent.planning.offline.records.delete import (
     asks_to_confirm,
     confirm_control,
@@ -34,6 +41,7 @@ from agent.planning.offline.records.delete import (
     deletion_shown,
 )
 from agent.planning.offline.records.edits import read_text_edit
+from agent.planning.offline.records.fills import plan_fills
 from agent.planning.offline.records.finding import (
     CREATING,
     find_record,
@@ -47,7 +55,6 @@ from agent.planning.offline.records.forms import (
     holds,
     on_record,
     op_control,
-    plan_fills,
     record_link,
     record_words,
     save_control,
@@ -82,11 +89,14 @@ from agent.planning.offline.records.row_actions import (
     page_control,
     row_anchor,
     row_control,
+    verb_words,
 )
 from agent.planning.offline.text import clip, norm, split_identifier
 from agent.types import Observation
 
 MAX_SAVES = 3
+#: A booking's form goes in stages (book, search, choose, details, confirm): each one's button counts as a save.
+MAX_BOOKING_SAVES = 6
 
 
 def record_goal_of(parsed: ParsedGoal) -> RecordGoal | None:
@@ -95,6 +105,9 @@ def record_goal_of(parsed: ParsedGoal) -> RecordGoal | None:
     edit = read_text_edit(parsed.goal)
     if edit is not None:
         return edit
+    booking = read_booking(parsed.goal)
+    if booking is not None and (not parsed.understood or detailed(booking)):
+        return booking  # (the grammar reads 'book X for <name>' alone; a day, a time or a phone is a form's)
     whole = read_record_goal(parsed.goal)
     if parsed.understood:
         if whole is not None and whole.op == "open" and _fills_after_opening(parsed.intents):
@@ -112,10 +125,30 @@ def _fills_after_opening(intents: tuple[Intent, ...]) -> bool:
     return opened is not None and any(isinstance(i, TypeText) for i in intents[opened + 1 :])
 
 
-def leading_intents(parsed: ParsedGoal) -> list[Intent]:
+def _logins(actions: list[Intent]) -> list[Intent]:
+    """The log-ins among the grammar's reading (each one's typing and its submit), nothing else."""
+    kept: list[Intent] = []
+    for n, intent in enumerate(actions):
+        if isinstance(intent, Submit) and (intent.purpose == "login" or n and _types_surname(actions[n - 1])):
+            k = n
+            while k and isinstance(actions[k - 1], TypeText):
+                k -= 1
+            kept += actions[k : n + 1]
+    return kept
+
+
+def _types_surname(intent: Intent) -> bool:
+    """A booking opened by its reference: the surname typed just before its submit."""
+    return isinstance(intent, TypeText) and intent.field in ("surname", "last name", "family name")
+
+
+def leading_intents(parsed: ParsedGoal, record: RecordGoal | None = None) -> list[Intent]:
     """What the grammar reads before the record operation and must be done first: everything it read beside
-    an unread clause, or a login ('log in as dave and comment on #10 ...')."""
+    an unread clause, or a login ('log in as dave and comment on #10 ...'). Before a booking, only its log-in:
+    the grammar's reading of the booking's own sentence ('Click "her yearly vaccination ..."') is no step."""
     actions = [i for i in parsed.intents if not isinstance(i, Ask)]
+    if record is not None and is_booking(record):
+        return _logins(actions)
     if parsed.unknown and read_record_goal(". ".join(parsed.unknown)) is not None:
         return actions
     logins = [n for n, i in enumerate(actions) if isinstance(i, Submit) and i.purpose == "login"]
@@ -124,7 +157,7 @@ def leading_intents(parsed: ParsedGoal) -> list[Intent]:
 
 def leading_goal(parsed: ParsedGoal, record: RecordGoal) -> str:
     """The leading intents as plan steps ('' when there are none)."""
-    return "; ".join(i.step() for i in leading_intents(parsed))
+    return "; ".join(i.step() for i in leading_intents(parsed, record))
 
 
 def fill_step(fill: Fill) -> str:
@@ -161,9 +194,16 @@ def plan_record(request: PlanRequest, goal: RecordGoal) -> PlanResult:
     fills, missing = plan_fills(goal, observation)
     mine = own_details(goal)  # 'update my mobile number': the user's own details are the record
     found = found or (mine and bool(fills) and not missing)
-    staged = bool(fills) and missing and _first_stage(goal, observation, fills)
+    booking = is_booking(goal)
+    staged = bool(fills) and missing and (booking or _first_stage(goal, observation, fills))
     if found and fills and (not missing or staged) and _form_ready(goal, observation, history, fills):
-        return _fill(goal, observation, fills, raw)
+        return _fill(goal, observation, fills, raw)  # (a booking's form asks in stages: each takes its part)
+    lead = booking_lead(goal, observation, clicked_targets(history)) if booking else None
+    if lead is not None:  # ('Book' on the room's own card is told from the others' by what its row says)
+        same = [e for e in observation.get("elements") or [] if visible_text(e) == visible_text(lead)]
+        near = row_anchor(goal, lead, observation) if len(same) > 1 else ""
+        step = Click(visible_text(lead), _role(lead), near=near).step()
+        return next_steps([step], "towards the booking form", raw)
     if not found and mine:
         place = own_list_link(goal, observation, clicked_targets(history), details=True)
         if place is not None:
@@ -219,7 +259,17 @@ def _delete(
 
 
 def own_save_words(goal: RecordGoal) -> tuple[str, ...]:
-    """The goal's own verb when a button named for it saves ('assign ... to X': 'Assign')."""
+    """The goal's own verb when a button named for it saves ('assign ... to X': 'Assign'); a booking's form
+    goes on with 'Continue' or 'Check availability' and ends with 'Book', 'Order', 'Apply'."""
+    if is_booking(goal):
+        return (
+            *verb_words(goal.verb),
+            "continue",
+            "next",
+            "check availability",
+            "quote",
+            "place order",
+        )
     return (goal.verb,) if goal.verb and goal.op == "update" else ()
 
 
@@ -285,11 +335,12 @@ def _form_ready(
     if goal.op != "create":
         return True
     where = f"{observation.get('title') or ''} {observation.get('url') or ''}"
-    save = save_control(observation, [f.element for f in fills])
+    save = save_control(observation, [f.element for f in fills], own_save_words(goal))
+    words = BOOKING_PAGE if is_booking(goal) else CREATING
     return (
-        bool(CREATING.search(where))
-        or any(CREATING.search(t) for t in clicked_targets(history))
-        or (save is not None and bool(CREATING.search(field_label(save))))
+        bool(words.search(where))
+        or any(words.search(t) for t in clicked_targets(history))
+        or (save is not None and bool(words.search(field_label(save))))
     )
 
 
@@ -331,6 +382,9 @@ def _fill(goal: RecordGoal, observation: Observation, fills: list[Fill], raw: di
     save = save_control(observation, [f.element for f in fills], own)
     if save is None:
         return unmet("step_failed", "The form has no control that saves it (only preview or cancel).", raw)
+    ticks = acknowledgement(observation) if is_booking(goal) else None  # 'I have read the booking conditions'
+    if ticks is not None and all(f.element is not ticks for f in todo):
+        todo.append(Fill(ticks, field_label(ticks), "check", "conditions"))
     steps = [fill_step(f) for f in todo][: MAX_STEPS - 1]
     if len(steps) == len(todo):
         steps.append(Click(field_label(save) or visible_text(save), "button").step())
@@ -367,8 +421,14 @@ def _after_save(
     if reading.problem and reading.problem != "preview":
         return unmet("page_error", f"The page refused the change: {reading.problem}", raw)
     fills, _ = plan_fills(goal, observation)
-    if any(f.value not in placed_in_form(history) for f in fills) and saves < MAX_SAVES:
+    most = MAX_BOOKING_SAVES if is_booking(goal) else MAX_SAVES
+    if any(f.value not in placed_in_form(history) and not holds(f) for f in fills) and saves < most:
         return _fill(goal, observation, fills, raw)  # the next stage of the form takes the rest
+    chosen = row_control(goal, observation, clicked_targets(history)) if is_booking(goal) else None
+    if chosen is not None and saves < most:  # 'Select' on the row of the room asked for, among those free
+        near = row_anchor(goal, chosen, observation)
+        step = Click(visible_text(chosen), _role(chosen), near=near).step()
+        return next_steps([step], "choose the item booked", raw)
     title = goal.title if goal.op == "create" else ""
     mine = RecordGoal(op="open", about=title or goal.about, number=goal.number)
     link = None if again else record_link(mine, observation, set())

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from agent.planning.offline.dates import parse_when, value_kind
 from agent.planning.offline.page import is_heading, is_select, is_text_field, role_of, visible_text
+from agent.planning.offline.records.bookings import is_booking
 from agent.planning.offline.records.fields import record_fields
 from agent.planning.offline.records.forms import (
     field_label,
@@ -144,12 +145,20 @@ def read_change(
     lines = _lines(observation, fields=reread)
     ident = identity(goal)
     own = on_record(goal, observation) or bool(goal.title and names_record(goal.title, observation))
-    if ident and not own:  # a page of many records: only the lines that name this one speak for it
+    booked = is_booking(goal)
+    if booked and not _confirmed(observation):  # a form shown again with its values is no booking made
+        reading.unseen.append(f"a page confirming the {goal.noun or 'booking'}")
+    if ident and not own and not booked:  # a page of many records: only the lines that name this one count
         named = [ln for ln in lines if _contains(ln, ident) or similarity(ident, ln) >= 0.8]
         if named or goal.number or observation.get("page_type") == "listing":
             lines = named
     labelled = dict(goal.settings)
-    values = list(goal.values) + [v for v in placed if not any(norm(v) == norm(w) for w in goal.values)]
+    counted = (
+        {m.group(1) for v in goal.values if (m := re.match(r"^(\d+)\s+[a-z]", v, re.I))} if booked else set()
+    )
+    values = list(goal.values) + [
+        v for v in placed if not any(norm(v) == norm(w) for w in goal.values) and v not in counted
+    ]  # (a booking's '2' chosen for '2 people' is that count, read as such)
     fields = record_fields(observation) if own else []
     for value in values:
         words = next((w for w, v in labelled.items() if v == value), "")
@@ -165,6 +174,10 @@ def read_change(
                 reading.seen.append(f"{words} {value!r} shown: {shown.label}: {shown.value[:120]}")
             continue
         hits = [ln for ln in lines if _contains(ln, value[:80])]
+        count = re.match(r"^(\d+)\s+[a-z]", value, re.I) if booked else None
+        if not hits and count and count.group(1) in placed:  # '2 people': chosen as '2' in the booking's form
+            reading.seen.append(f"{value!r} chosen in the form")
+            continue
         if not hits:
             reading.unseen.append(value)
             continue
@@ -179,6 +192,23 @@ def read_change(
     if goal.op in STATUS_WORDS and not goal.values:
         _read_state(goal, observation, lines, reading)
     return reading
+
+
+#: What the page after a booking says when it was made ('Appointment booked', 'Your booking reference is ...').
+_CONFIRMED = re.compile(
+    r"\b(?:booked|confirmed|confirmation|reference|thank\s+you|thanks|received|submitted|placed|requested|"
+    r"reserved|success(?:ful(?:ly)?)?|sent|on\s+its\s+way)\b",
+    re.I,
+)
+
+
+def _confirmed(observation: Observation) -> bool:
+    heads = [observation.get("title") or ""] + [
+        visible_text(e)
+        for e in observation.get("elements") or []
+        if is_heading(e) or role_of(e) in ("status", "alert")
+    ]
+    return any(_CONFIRMED.search(h) for h in heads)
 
 
 def _read_state(goal: RecordGoal, observation: Observation, lines: list[str], reading: Reading) -> None:

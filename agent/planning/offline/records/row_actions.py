@@ -38,6 +38,15 @@ _ALSO = {
     "approve": ("accept",),
     "pay": ("mark as paid", "paid"),
     "enrol": ("enroll", "register", "sign up", "join"),
+    "book": ("book now", "reserve", "select", "choose", "check availability"),
+    "reserve": ("book", "select", "choose"),
+    "hire": ("book", "select", "choose", "get a quote"),
+    "rent": ("book", "select", "choose", "hire"),
+    "order": ("request", "add"),
+    "apply": ("apply now",),
+    "request": ("order", "new request"),
+    "schedule": ("book", "new appointment"),
+    "arrange": ("book", "new appointment"),
     "enroll": ("enrol", "register", "sign up", "join"),
     "drop": ("unenrol", "unenroll", "withdraw", "leave", "remove"),
 }
@@ -63,7 +72,9 @@ _DONE = {
     "drop": ("dropped", "unenrolled", "unenroled", "withdrawn", "removed", "left"),
 }
 _ASKS = re.compile(
-    r"\bare\s+you\s+sure\b|\bconfirm\b|\bdo\s+you\s+(?:really\s+)?want\b|\bcannot\s+be\s+undone\b", re.I
+    r"\bare\s+you\s+sure\b|\bconfirm\b|\bdo\s+you\s+(?:really\s+)?want\b|\bcan(?:not|['’]t)\s+be\s+"
+    r"(?:undone|reversed)\b",
+    re.I,
 )
 _YES = re.compile(r"^\s*(?:yes|confirm|ok|proceed|continue)\b", re.I)
 _NO = re.compile(r"^\s*(?:no|back|keep|go\s+back|return|never\s*mind|don'?t)\b", re.I)
@@ -120,15 +131,16 @@ def row_text(control: Element, observation: Observation) -> str:
     line = []
     for e in elements:
         _, ey, _, eh = _box(e)
-        if eh <= max(3 * h, 60) and ey <= mid <= ey + eh:
-            line.append(e)
+        if eh <= max(3 * h, 60) and (ey <= mid <= ey + eh or ey < y + h and ey + eh > y and eh <= h):
+            line.append(e)  # (a row's name set at its top still shares the line with the row's button)
     block = control.get("block")
     own = [
         e for e in line if block and e.get("block") == block
     ]  # the row's own cells, not a sidebar beside it
     line = own if any(not kinds.is_button(e) for e in own) else line
     if any(not (kinds.is_button(e) or kinds.is_link(e)) or len(visible_text(e)) > 40 for e in line):
-        return " ".join(visible_text(e) for e in sorted(line, key=lambda e: _box(e)[0]))
+        said = " ".join(visible_text(e) for e in sorted(line, key=lambda e: _box(e)[0]))
+        return f"{said} {_read_row(line, observation)}".strip()
     above = [e for e in elements if block and e.get("block") == block and _box(e)[1] < y]
     siblings = [
         _box(e)[1]
@@ -137,6 +149,18 @@ def row_text(control: Element, observation: Observation) -> str:
     ]
     floor = max(siblings, default=-1.0)
     return " ".join(visible_text(e) for e in sorted(above, key=lambda e: _box(e)[1]) if _box(e)[1] > floor)
+
+
+def _read_row(line: list[Element], observation: Observation) -> str:
+    """The row as the page's text reads it, when one of its lines holds every cell of the row: a row's words
+    that no element carries ('Northlight Logistics, Wakefield' under the job's link) are the row's too."""
+    cells = [
+        visible_text(e) for e in line if not (kinds.is_button(e) or kinds.is_link(e)) and visible_text(e)
+    ]
+    if len(cells) < 2:
+        return ""
+    hits = [t for t in str(observation.get("page_text") or "").splitlines() if all(c in t for c in cells)]
+    return hits[0] if len(hits) == 1 else ""
 
 
 def row_anchor(goal: RecordGoal, control: Element, observation: Observation) -> str:
@@ -247,7 +271,11 @@ def acted_at(goal: RecordGoal, history: list[HistoryItem]) -> int:
 def agree_control(goal: RecordGoal, observation: Observation, history: list[HistoryItem]) -> Element | None:
     """On a page that asks whether to go on, the button that agrees (a yes, or the verb again)."""
     text = f"{observation.get('title') or ''}\n{observation.get('page_text') or ''}"[:3000]
-    if not _ASKS.search(text):
+    heads = [visible_text(e) for e in observation.get("elements") or [] if kinds.is_heading(e)]
+    asked = any(
+        h.rstrip().endswith("?") and _has(h, verb_words(goal.verb)) for h in heads
+    )  # 'Cancel booking X?'
+    if not _ASKS.search(text) and not asked:
         return None
     clicked = {
         m.group("t")

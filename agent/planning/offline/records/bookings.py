@@ -1,0 +1,255 @@
+"""Reading a booking, order or application: the thing asked for and the details its form will ask.
+
+"Book the Boathouse Suite for 2 adults and 2 children, arriving 9 August 2027 for 4 nights ... Lead guest Priya
+Raman, priya.raman@example.org, mobile 07700 900614." Each detail is read by what it is (an email, a phone
+number, a day, a time, a count of something, a person's name, a note to write) and by the words said with it
+(arriving, picking up, returning, born). Which field takes it is decided on the page (``records.forms``); an
+option the goal names in passing ('bed and breakfast') is chosen there too, never guessed here.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+
+from agent.planning.offline.account_rules import is_login_clause
+from agent.planning.offline.page import is_button, is_link, visible_text
+from agent.planning.offline.records.forms import field_label, record_link
+from agent.planning.offline.records.goal import RecordGoal
+from agent.planning.offline.records.row_actions import row_control, verb_words
+from agent.planning.offline.text import mask_quotes, norm, unmask
+from agent.types import Element, Observation
+
+I = re.IGNORECASE  # noqa: E741 - short alias keeps the patterns readable
+
+#: The verbs that ask for a booking, an order or an application, and the noun each one makes.
+BOOKING_VERBS = {
+    "book": "booking",
+    "reserve": "reservation",
+    "hire": "booking",
+    "rent": "booking",
+    "order": "order",
+    "apply": "application",
+    "request": "request",
+    "schedule": "appointment",
+    "arrange": "appointment",
+}
+_VERB = re.compile(
+    r"^\s*(?:please\s+|can\s+you\s+|could\s+you\s+|i['’]?d\s+like\s+to\s+|i\s+want\s+to\s+|i\s+need\s+to\s+)?"
+    r"(?P<v>book|reserve|hire|rent|order|apply|request|schedule|arrange)\b(?:\s+for\b)?\s*(?P<rest>.*)$",
+    I,
+)
+_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z\x00])|\n+")
+_AND_BOOK = re.compile(
+    r",?\s+(?:and|then)\s+(?=(?:book|reserve|hire|rent|order|apply|request|schedule|arrange)\b)", I
+)
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_PHONE = re.compile(
+    r"(?:\b(?P<cue>mobile|phone|telephone|tel|cell|contact\s+number)(?:\s+number)?\s*(?:is\s+|:\s*)?)?"
+    r"(?P<p>\+?\d[\d -]{7,}\d)"
+)
+_MONTH = r"(?:" + "|".join(m.lower() for m in calendar.month_abbr[1:]) + r"|sept)[a-z]*\.?"
+_DAY_NAME = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?"
+_TIME = r"\d{1,2}[:.]\d{2}(?:\s*[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\.?"
+_DATE = re.compile(
+    rf"{_DAY_NAME}(?P<d>\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}(?:,?\s+\d{{4}})?|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?"
+    rf"(?:,?\s+\d{{4}})?|\d{{4}}-\d{{2}}-\d{{2}})(?:,?\s+at\s+(?P<t>{_TIME}))?",
+    I,
+)
+#: What a day is, by the words said just before it.
+_ROLES = (
+    ("date of birth", re.compile(r"\b(?:born|date\s+of\s+birth|dob|birthday)\b[^,.;]{0,12}$", I)),
+    (
+        "return",
+        re.compile(
+            r"\b(?:return(?:ing)?|drop(?:ping)?[\s-]?off|back|until|till|check(?:ing)?[\s-]?out|"
+            r"leav(?:e|ing)|depart(?:ing|ure)?)\b[^,.;]{0,12}$",
+            I,
+        ),
+    ),  # fmt: skip
+    ("pick-up", re.compile(r"\b(?:pick(?:ing)?[\s-]?up|collect(?:ing|ion)?)\b[^,.;]{0,12}$", I)),
+    (
+        "arrival",
+        re.compile(r"\b(?:arriv(?:e|ing|al)|check(?:ing)?[\s-]?in|from|start(?:ing)?)\b[^,.;]{0,12}$", I),
+    ),
+)
+_NUMBERS = {
+    w: str(n)
+    for n, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())
+}
+_COUNT = re.compile(
+    r"\b(?P<n>\d{1,3}|" + "|".join(_NUMBERS) + r")\s+(?P<noun>(?:[a-z]+\s+)?(?:adults?|children|child|kids?|"
+    r"infants?|nights?|days?|weeks?|people|persons?|guests?|dogs?|pets?|rooms?|bags?|tablets?|packs?|boxes|"
+    r"bottles?|tickets?|seats?|places?|passengers?|months?|copies|items?|units?))\b",
+    I,
+)
+#: A person the booking is for, said after the words that introduce one.
+_PERSON = re.compile(
+    r"\b(?:lead\s+[a-z]+|guest|driver|name|passenger|patient|contact|booker|under\s+the\s+name|in\s+the\s+name\s+of|"
+    r"(?:my\s+)?(?:daughter|son|wife|husband|partner|mother|father|mum|dad|friend|colleague)|"
+    r"for)\s*:?\s+(?P<n>(?-i:[A-Z])[a-z'’-]+(?:\s+(?-i:[A-Z])[a-z'’-]+){1,2})\b",
+    I,
+)
+_NOT_NAMES = re.compile(rf"^(?:{_MONTH}|(?:mon|tues|wednes|thurs|fri|satur|sun)day|the|my|our)\b", I)
+#: A note to write: 'For the cover note write: ...', 'message: ...', 'saying ...'.
+_NOTE = re.compile(
+    r"\b(?:write|say|add\s+the\s+note|note|message|comment|cover\s+note|special\s+requests?)\s*(?:write|saying)?"
+    r"\s*:\s*(?P<t>.+)$|\bsaying\s+(?P<q>\x00\d+\x00)",
+    I,
+)
+
+
+_CAPITALISED = re.compile(r"\b(?-i:[A-Z][a-z'’-]+)(?:\s+(?-i:[A-Z][a-z'’-]+)){1,2}\b")
+
+
+def _named_by_email(text: str, emails: list[str]) -> str:
+    """A name said beside an email address its words spell ('Lena Fischer, lena.fischer@example.com')."""
+    for m in _CAPITALISED.finditer(text):
+        words = m.group(0).lower().split()
+        if not _NOT_NAMES.match(m.group(0)) and any(
+            all(w in e.split("@")[0].lower() for w in words) for e in emails
+        ):
+            return m.group(0)
+    return ""
+
+
+def is_booking(goal: RecordGoal) -> bool:
+    """The record is a booking, an order or an application made through the site's own form."""
+    return goal.op == "create" and goal.verb in BOOKING_VERBS
+
+
+def _day_role(before: str) -> str:
+    return next((role for role, rx in _ROLES if rx.search(before[-40:])), "")
+
+
+def _dates(text: str) -> tuple[list[tuple[str, str]], str]:
+    """(field words, value) for each day and time, and the text without them."""
+    found: list[tuple[str, str]] = []
+    for m in _DATE.finditer(text):
+        role = _day_role(text[: m.start()])
+        found.append((f"{role} date".strip() if role != "date of birth" else role, m.group("d")))
+        if m.group("t"):
+            found.append((f"{role} time".strip() if role != "date of birth" else "time", m.group("t")))
+    return found, _DATE.sub(" ", text)
+
+
+def _counts(text: str) -> list[tuple[str, str]]:
+    out = []
+    for m in _COUNT.finditer(text):
+        number = _NUMBERS.get(m.group("n").lower(), m.group("n"))
+        noun = m.group("noun").lower()
+        out.append((noun.split()[-1], f"{number} {noun}"))
+    return out
+
+
+def read_booking(goal: str) -> RecordGoal | None:
+    """The goal as a booking made through a form, or None when it asks for none."""
+    masked, spans = mask_quotes((goal or "").strip())
+    sentences = [
+        part.strip()
+        for s in _SENTENCES.split(masked)
+        for part in _AND_BOOK.split(s)  # 'Log in as ... and apply for the ...': the login, then the booking
+        if part.strip()
+    ]
+    head = next((n for n, s in enumerate(sentences) if _VERB.match(s) and not is_login_clause(s)), None)
+    if head is None:
+        return None
+    verb_match = _VERB.match(sentences[head])
+    verb = verb_match.group("v").lower()  # type: ignore[union-attr]
+    details = " . ".join(s for n, s in enumerate(sentences) if n == head or not is_login_clause(s))
+    settings: list[tuple[str, str]] = []
+    text = ""
+    note = _NOTE.search(details)
+    if note:
+        text = unmask(note.group("t") or note.group("q"), spans).strip().strip('"')
+        details = details[: note.start()]
+    emails = _EMAIL.findall(details)
+    settings += [("email", email) for email in emails]
+    before_email = details
+    details = _EMAIL.sub(" ", details)
+    days, details = _dates(details)
+    for m in _PHONE.finditer(details):
+        if sum(ch.isdigit() for ch in m.group("p")) >= 9:
+            settings.append(((m.group("cue") or "phone").lower(), m.group("p").strip()))
+    details = _PHONE.sub(" ", details)
+    person = next(
+        (m.group("n") for m in _PERSON.finditer(details) if not _NOT_NAMES.match(m.group("n"))), ""
+    ) or _named_by_email(before_email, emails)
+    if person:
+        settings.append(("full name", person))
+    settings += days + _counts(details)
+    item = re.split(
+        r"\s+(?:for|on|from|at|with|arriving|picking|starting|using)\s+|,|:", verb_match.group("rest")
+    )[0]  # type: ignore[union-attr]
+    item = re.sub(r"^(?:the|a|an|my|our)\s+", "", item.strip(" ."), flags=I)
+    if not settings and not text:
+        return None  # 'book a table' alone: no detail to fill or prove it by
+    wording = re.sub(r"\x00\d+\x00", " ", masked)
+    return RecordGoal(
+        op="create",
+        noun=BOOKING_VERBS[verb],
+        about=unmask(item, spans),
+        text=text,
+        settings=tuple(settings),
+        verb=verb,
+        wording=wording,
+        spans=spans,
+        said=masked,
+    )
+
+
+#: Words on a page, its address or a control that make a form one for booking ('Book now', '/book',
+#: 'Check availability', 'Apply for this job').
+BOOKING_PAGE = re.compile(
+    r"\b(?:book(?:ing)?|reserv(?:e|ation)|check\s+availability|availability|quote|order|apply|application|"
+    r"request|appointment|checkout|your\s+details|confirm)\b",
+    I,
+)
+
+
+def detailed(goal: RecordGoal) -> bool:
+    """The booking gives what a simple 'book X for <name>' never does: a day, a time, a phone number."""
+    return any(re.search(r"date|time|phone|mobile|tel|birth", words) for words, _ in goal.settings)
+
+
+def booking_lead(goal: RecordGoal, observation: Observation, tried: set[str]) -> Element | None:
+    """The control that gets the booking closer to its form: the item's own 'Book'/'Select' on its row or card,
+    else a link naming the item, else the site's own 'Book now' / 'Apply' / 'Order' control."""
+    row = row_control(goal, observation, tried)
+    if row is not None:
+        return row
+    named = _link_named_in(goal.about, observation, tried)
+    if named is not None:
+        return named
+    item = record_link(goal, observation, tried, floor=0.7) if goal.about else None
+    if item is not None and not BOOKING_PAGE.search(visible_text(item)):
+        return item
+    words = verb_words(goal.verb)
+    controls = [
+        e
+        for e in observation.get("elements") or []
+        if (is_link(e) or is_button(e))
+        and 0 < len(visible_text(e)) <= 30
+        and field_label(e) not in tried
+        and visible_text(e) not in tried
+        and any(re.search(rf"\b{re.escape(w)}\b", norm(visible_text(e))) for w in words)
+    ]
+    return controls[0] if controls else None
+
+
+_STOP = frozenset("a an the my our your of for to on in at with and new".split())
+
+
+def _link_named_in(about: str, observation: Observation, tried: set[str]) -> Element | None:
+    """A short link every word of which the goal says of the thing asked for ('Repeat prescription' for 'a
+    repeat prescription of Biscuit's tablets'): the page for that kind of request."""
+    said = set(norm(about).split())
+    best: tuple[int, Element] | None = None
+    for e in observation.get("elements") or []:
+        words = [w for w in norm(visible_text(e)).split() if w not in _STOP]
+        fits = (
+            is_link(e) and words and len(words) <= 4 and set(words) <= said and visible_text(e) not in tried
+        )
+        if fits and (best is None or len(words) > best[0]):  # 'Repeat prescription' before 'Biscuit'
+            best = (len(words), e)
+    return best[1] if best else None

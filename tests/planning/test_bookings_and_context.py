@@ -1,0 +1,244 @@
+"""Bookings, orders and applications read from the details people give ('for 2 adults, arriving 9 August 2027 for
+4 nights ... mobile 07700 900614') and put into the form's own fields; accounts stated rather than asked for ('My
+login is x / pw', 'booking reference QK7R2M (surname Sinclair)'); a sentence that tells the situation ("I'm 23
+and want to hire a car from Redway") beside a question; 'the last time' names no 'Time' column."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.planning.offline.grammar import parse_goal
+from agent.planning.offline.intents import Ask, Submit, TypeText
+from agent.planning.offline.page import site_words
+from agent.planning.offline.questions import Query
+from agent.planning.offline.records.bookings import detailed, is_booking, read_booking
+from agent.planning.offline.records.fills import plan_fills
+from agent.planning.offline.records.plan import plan_record, record_goal_of
+from agent.planning.offline.tables import table_answer
+from agent.planning.verify.parts import goal_parts
+from tests.planning.pages import Page
+
+
+@pytest.mark.parametrize(
+    ("goal", "fields"),
+    [
+        ("Log into the Alderbrook client area as rd@example.com, password Collie2026. What did Biscuit weigh?",
+         [("email", "rd@example.com"), ("password", "Collie2026")]),
+        ("My login is rd@example.com / Collie2026. What did Biscuit weigh?",
+         [("email", "rd@example.com"), ("password", "Collie2026")]),
+        ("Account: rd@example.com, password Collie2026. What did Biscuit weigh?",
+         [("email", "rd@example.com"), ("password", "Collie2026")]),
+        ("Sign in to my Redway account (hb@example.com / Tarmac-77). When is my van due back?",
+         [("email", "hb@example.com"), ("password", "Tarmac-77")]),
+        ("On Riverline Jobs (ah@example.com / Lantern#58), what is the status of my application?",
+         [("email", "ah@example.com"), ("password", "Lantern#58")]),
+    ],
+)  # fmt: skip
+def test_an_account_stated_rather_than_asked_for_logs_in(goal, fields):
+    parsed = parse_goal(goal)
+    assert not parsed.unknown, parsed.unknown
+    assert any(isinstance(i, Submit) and i.purpose == "login" for i in parsed.intents)
+    assert [(i.field, i.text) for i in parsed.intents if isinstance(i, TypeText)] == fields
+    assert isinstance(parsed.intents[-1], Ask)
+
+
+def test_a_booking_reference_and_surname_open_the_booking():
+    parsed = parse_goal(
+        "My Skerry Air booking reference is QK7R2M (surname Sinclair). What seat is Morag in?"
+    )
+    typed = [(i.field, i.text) for i in parsed.intents if isinstance(i, TypeText)]
+    assert typed == [("booking reference", "QK7R2M"), ("surname", "Sinclair")]
+    assert isinstance(parsed.intents[-1], Ask)
+
+
+def test_a_sentence_that_tells_the_situation_keeps_only_where_for_the_question():
+    goal = "I'm 23 and want to hire a car from Redway. How much per day is their young driver surcharge?"
+    parsed = parse_goal(goal)
+    assert parsed.understood and parsed.context == ("I'm 23 and want to hire a car from Redway",)
+    assert [i.question for i in parsed.intents] == [
+        "How much per day is their young driver surcharge from Redway"
+    ]
+    assert [p["kind"] for p in goal_parts(goal)] == ["answer"]  # the situation is no task the judge waits for
+
+
+def test_a_situation_beside_an_action_is_still_refused():
+    """Said beside an action it may be a detail the action needs ('Weekly emails are enough'): not dropped."""
+    parsed = parse_goal("It's for a birthday. Click the Order button")
+    assert parsed.unknown == ("It's for a birthday",)
+
+
+def test_the_last_time_names_no_time_column():
+    """'What did Biscuit weigh the last time he was weighed?' was answered '14:40' from an appointments table."""
+    p = Page("http://vet.test/client", "Client area")
+    for n, head in enumerate(("Date", "Time", "Pet", "Reason")):
+        p.add("th", head, x=100 + 150 * n, y=200, w=140, role="columnheader")
+    for n, cell in enumerate(("Tuesday 8 December 2026", "14:40", "Biscuit", "Follow-up")):
+        p.add("td", cell, x=100 + 150 * n, y=240, w=140, role="cell")
+    question = "What did Biscuit weigh the last time he was weighed"
+    found = table_answer(Query(kind="generic", question=question), p.build())
+    assert found is None or not found.found or found.text != "14:40"
+
+
+def test_the_place_in_the_sites_own_name_is_the_sites():
+    p = Page("http://gh.test/policies", "Good to know – Saltings Guest House")
+    p.link("Saltings Guest House · Wrenham-next-the-Sea", "/", y=20, zone="header")
+    assert {"saltings", "wrenham"} <= site_words(p.build())
+
+
+BOATHOUSE = (
+    "Book the Boathouse Suite at Saltings Guest House for 2 adults and 2 children, arriving 9 August 2027 for 4 "
+    "nights, bed and breakfast, and we're bringing one dog. Lead guest Priya Raman, priya.raman@example.org, "
+    "mobile 07700 900614."
+)
+
+
+def test_a_bookings_details_are_read_by_what_they_are():
+    goal = read_booking(BOATHOUSE)
+    assert goal is not None and is_booking(goal) and detailed(goal) and goal.about == "Boathouse Suite"
+    assert dict(goal.settings) == {
+        "email": "priya.raman@example.org",
+        "mobile": "07700 900614",
+        "full name": "Priya Raman",
+        "arrival date": "9 August 2027",
+        "adults": "2 adults",
+        "children": "2 children",
+        "nights": "4 nights",
+        "dog": "1 dog",
+    }
+    van = read_booking(
+        "Book a medium van from Redway's Newbury branch, picking up on Saturday 12 June 2027 at 10:00 and "
+        "returning on Monday 14 June 2027 at 17:00. Driver: Daniel Osei, daniel.osei@example.com, born 3 April 1992."
+    )
+    assert van is not None and dict(van.settings) == {
+        "email": "daniel.osei@example.com",
+        "full name": "Daniel Osei",
+        "pick-up date": "12 June 2027",
+        "pick-up time": "10:00",
+        "return date": "14 June 2027",
+        "return time": "17:00",
+        "date of birth": "3 April 1992",
+    }
+
+
+def test_a_simple_booking_stays_the_grammars_and_a_detailed_one_is_a_form():
+    assert (
+        record_goal_of(parse_goal('Book a place on the Raku Weekend for "Dana Ruiz" with email "d@x.org"'))
+        is None
+    )
+    assert read_booking("Book a table") is None  # no detail to fill or prove it by
+    assert is_booking(record_goal_of(parse_goal(BOATHOUSE)))
+
+
+def _details_form() -> Page:
+    p = Page("http://gh.test/book/details", "Your details – Saltings Guest House")
+    p.add("h1", "Your details", y=60)
+    p.add("input", "", name="Room only", input_type="radio", role="radio", checked=True, y=100)
+    p.add("input", "", name="Bed & breakfast (+£12.00 per person per night)", input_type="radio", role="radio",
+          checked=False, y=130)  # fmt: skip
+    p.add("select", "", name="Dogs", options=["No dogs", "1 dog", "2 dogs"], y=170)
+    p.add("select", "", name="Adults", options=["1", "2", "3", "4"], y=200)
+    p.add("input", "", name="First name", input_type="text", y=240)
+    p.add("input", "", name="Last name", input_type="text", y=270)
+    p.add("input", "", name="Email address", input_type="email", y=300)
+    p.add("input", "", name="Mobile number", input_type="tel", y=330)
+    p.add("input", "", name="I have read the booking conditions", input_type="checkbox", role="checkbox",
+          checked=False, y=370)  # fmt: skip
+    p.add("button", "Confirm booking", y=420)
+    return p
+
+
+def test_a_bookings_form_takes_counts_options_said_in_passing_and_a_split_name():
+    goal = read_booking(BOATHOUSE)
+    fills, _ = plan_fills(goal, _details_form().build())
+    placed = {(f.label, f.value, f.how) for f in fills}
+    assert ("Dogs", "1 dog", "select") in placed
+    assert ("Adults", "2", "select") in placed
+    assert ("First name", "Priya", "type") in placed and ("Last name", "Raman", "type") in placed
+    assert ("Email address", "priya.raman@example.org", "type") in placed
+    assert ("Mobile number", "07700 900614", "type") in placed
+    assert any(f.how == "check" and f.label.startswith("Bed & breakfast") for f in fills)
+
+
+def test_a_bookings_form_is_filled_in_its_stages_and_its_conditions_ticked():
+    said = "Book the Boathouse Suite for 2 adults arriving 9 August 2027, email priya@example.org"
+    goal = read_booking(said)
+    result = plan_record({"goal": said, "observation": _details_form().build(), "history": []}, goal)
+    assert result["proposed_actions"] == [
+        'Type "priya@example.org" into "Email address"',
+        'Select "2" from "Adults"',
+        'Check "I have read the booking conditions"',
+        'Click the "Confirm booking" button',
+    ]
+
+
+def test_a_booking_goes_to_the_items_own_control_first():
+    goal = read_booking(BOATHOUSE)
+    p = Page("http://gh.test/rooms", "Rooms – Saltings Guest House")
+    p.add("h2", "Samphire", y=100)
+    p.add("button", "Book", y=130, x=100)
+    p.add("h2", "Boathouse Suite", y=300)
+    p.add("button", "Book", y=330, x=100)
+    result = plan_record({"goal": BOATHOUSE, "observation": p.build(), "history": []}, goal)
+    assert result["proposed_actions"] and "Book" in result["proposed_actions"][0]
+
+
+def _results_page() -> Page:
+    """Rooms free for the dates: each row's name is a link set at the top of its cell, its 'Select' mid-row."""
+    p = Page("http://gh.test/book?arrival=2027-08-09&nights=4", "Check availability – Saltings Guest House")
+    p.add("h2", "Rooms for Mon 9 August 2027 to Fri 13 August 2027", y=900)
+    for n, (room, free) in enumerate(
+        (("Samphire", "Sleeps 2 – too small"), ("Boathouse Suite", "Available"))
+    ):
+        y = 1000 + 70 * n
+        p.link(room, f"/rooms/{n}", x=130, y=y + 2, w=100, h=16, block=f"#r{n}")
+        p.add("td", free, x=470, y=y - 10, w=290, h=61, role="cell", block=f"#r{n}")
+        if free == "Available":
+            p.link("Select", f"/book/details?room={n}", x=772, y=y, w=70, h=37, block=f"#r{n}")
+    return p
+
+
+def test_after_the_availability_search_the_rooms_own_select_is_used():
+    goal = read_booking(BOATHOUSE)
+    history = [{"plan_step": 'Click the "Check availability" button', "status": "success"}]
+    result = plan_record(
+        {"goal": BOATHOUSE, "observation": _results_page().build(), "history": history}, goal
+    )
+    assert result["proposed_actions"][0].startswith('Click the "Select" link'), result
+
+
+def test_a_date_field_that_shows_the_day_in_its_own_format_holds_it():
+    from agent.planning.offline.records.forms import Fill, holds
+
+    field = {"id": 1, "tag": "input", "input_type": "date", "value": "2027-03-11", "name": "Date"}
+    assert holds(Fill(field, "11 March 2027", "type", "date"))  # not typed a second time
+    assert not holds(Fill(field, "12 March 2027", "type", "date"))
+
+
+def test_a_booking_is_proven_only_on_a_page_that_confirms_it():
+    from agent.planning.offline.records.proof import read_change
+
+    said = "Book Pepper in for her vaccination on Thursday 11 March 2027 at 10:20"
+    goal = read_booking(said)
+    form = Page("http://vet.test/client/appointments/new", "Book an appointment")
+    form.add("h1", "Book an appointment", y=60)
+    form.add("input", "", name="Date", input_type="date", value="2027-03-11", y=100)
+    form.add("td", "Thursday 11 March 2027 at 10:20", y=140)  # a summary beside the form still being filled
+    assert not read_change(goal, form.build()).proven
+    done = Page("http://vet.test/client/appointments/new", "Appointment booked")
+    done.add("h1", "Appointment booked", y=60)
+    done.add("td", "Thursday 11 March 2027 at 10:20", y=140)
+    assert read_change(goal, done.build()).proven
+
+
+def test_before_a_booking_only_its_login_is_done():
+    """The grammar reads the booking's own sentence as a click and a typing; only the log-in goes first."""
+    from agent.planning.offline.records.plan import leading_goal
+
+    said = (
+        "Book Pepper in for her yearly vaccination with Dr Nadia Frost on Thursday 11 March 2027 at 10:20. "
+        "My login is rd@example.com / Collie2026."
+    )
+    parsed = parse_goal(said)
+    assert leading_goal(parsed, record_goal_of(parsed)) == (
+        'Type "rd@example.com" into "email"; Type "Collie2026" into "password"; Submit the login form'
+    )
