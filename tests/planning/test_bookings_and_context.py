@@ -242,3 +242,18 @@ def test_before_a_booking_only_its_login_is_done():
     assert leading_goal(parsed, record_goal_of(parsed)) == (
         'Type "rd@example.com" into "email"; Type "Collie2026" into "password"; Submit the login form'
     )
+
+
+def test_what_the_user_is_after_is_what_its_means():
+    """ "I'm looking for The Salt Road by Imogen Hale. What's its call number?" was once answered with another
+    book's call number: the situation was dropped and 'its' pointed at whatever page was open."""
+    parsed = parse_goal("I'm looking for The Salt Road by Imogen Hale. What's its call number?")
+    assert [i.question for i in parsed.intents] == ["What's the call number of The Salt Road by Imogen Hale"]
+
+
+@pytest.mark.parametrize(
+    "goal",
+    ["I'm new here. What's its call number?", "I'm new here. What's their phone number?"],
+)
+def test_a_question_pointing_back_at_what_the_situation_never_names_is_refused(goal):
+    assert parse_goal(goal).unknown == ("I'm new here",)

@@ -359,13 +359,13 @@ async (arg) => {
       visit(n);
       return parts.join(" ");
     };
-    const rowNamedOtherwise = (row) => {
+    const rowNamedOtherwise = (row, start) => {
       // A table row is named by its first cell (with a cell spanning into it from above): when that names none of
       // the subject, the subject is only mentioned in the row (a note 'replaces order 1043' in order 1042's row).
       if (row.tagName !== "TR" || !words.length || row.cells.length < 2) return "";
       const first = [...row.cells].find((c) => norm(c.innerText));
       const key = norm(spanned(row) + " " + (first ? first.innerText : ""));
-      if (!key || hits(key) > 0) return "";
+      if (!key || hits(key) > 0 || (first && first.contains(start))) return "";  // (the quote names the row itself)
       // a row placed by a cell of subject words only ('Riverside' in a councillor's row), not by a note ('Replaces order 1043')
       const placed = (c) => { const t = tokens(c.innerText || ""); return t.length > 0 && t.length <= 4 && t.every((w) => words.some((s) => named(w, s))); };
       if ([...row.cells].some(placed)) return "";
@@ -416,7 +416,7 @@ async (arg) => {
             // (a row that names only part of the subject must stand out from rows naming as much with other words:
             // the Enterprise row is not the Enterprise plan 'in Europe' when other rows are Europe's)
             const why = lookAlike(n) ? "it sits in the item of a look-alike (its name adds words to the subject)"
-              : rowNamedOtherwise(n) || rival(n, true);
+              : rowNamedOtherwise(n, start) || rival(n, true);
             if (why) return { ok: false, block: describe(n), block_text: norm(n.innerText).slice(0, 300), why };
           }
           return { ok: true, block: describe(n), block_text: norm(n.innerText).slice(0, 300) };
@@ -456,7 +456,7 @@ async (arg) => {
         return { ok: false, block: "page", block_text: norm(start.innerText).slice(0, 300),
                  why: "it comes before the page's heading, which names the subject" };
       }
-      if (!foreign && holds(page)) return { ok: true, block: "page", block_text: norm(page).slice(0, 300) };
+      if (!foreign && holds(page + (sheet ? " " + sheet.innerText : ""))) return { ok: true, block: "page", block_text: norm(page).slice(0, 300) };
       if (foreign && withHeading(foreign, column, start)) return { ok: true, block: foreign.block, block_text: norm(page + " " + foreign.text).slice(0, 300) };
       return { ok: false, block: foreign ? foreign.block : "page", block_text: foreign ? foreign.text : "",
                why: "nothing around it names the subject" };

@@ -190,8 +190,15 @@ _PERSON_RX = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:[A-Z]\.|[A-Z][a-z]+|van|de|von|d
 _STRICT_TYPES = frozenset({"version", "number"})
 
 
+_PER_UNIT = re.compile(
+    r"\b(?:per|a|an|each)\s+(?:day|night|week|month|year|hour|person|adult|child|head|item|flight|session)\b",
+    re.I,
+)
+
+
 def _answer_generic(query: Query, observation: Observation, lines: list[str]) -> Answer:
-    words = [t for t in tokens(query.question) if t not in QUESTION_STEMS and len(t) > 1]
+    asked = _PER_UNIT.sub(" ", query.question)  # 'per day' says how a price is counted, not what it is of
+    words = [t for t in tokens(asked) if t not in QUESTION_STEMS and len(t) > 1]
     if not words:
         return Answer(False, f'Could not find an answer to "{query.question}" on the page.')
     low = query.question.lower()
@@ -355,6 +362,12 @@ def _after_label(line: str, words: list[str]) -> str:
 def _page_about(entity: str, observation: Observation) -> bool:
     """The page's main heading (or title) names the entity by its name ('Eastside Library' is the page of the
     'Eastside branch'): what the page's own labels say is said of it."""
+    work, by, maker = entity.partition(" by ")
+    if by and proper_names(maker):  # 'The Salt Road by Imogen Hale': the book's page, which names its author
+        said = tokens(" ".join(page_lines(observation)))
+        if not all(any(token_match(w, t) >= 0.9 for t in said) for w in tokens(maker)):
+            return False
+        entity = work
     names = proper_names(entity) or ([entity] if len(tokens(entity)) >= 2 else [])
     site = site_words(observation)
     if names and all(set(re.findall(r"[\w'’-]+", n.lower())) <= site for n in names):
@@ -367,8 +380,18 @@ def _page_about(entity: str, observation: Observation) -> bool:
     if not names:
         return False  # ('the kit' is said of every kit)
     heading = main_heading(observation)
-    text = tokens(f"{visible_text(heading) if heading is not None else ''} {observation.get('title') or ''}")
+    head = visible_text(heading) if heading is not None else ""
+    if head and set(re.findall(r"[\w'’-]+", head.lower())) <= site:  # an h1 that only names the site
+        head = f"{head} {_first_subheading(observation)}"
+    text = tokens(f"{head} {observation.get('title') or ''}")
     return all(any(token_match(w, t) >= 0.9 for t in text) for name in names for w in tokens(name))
+
+
+def _first_subheading(observation: Observation) -> str:
+    """The first heading below the page's h1 in its main content (a site whose h1 is its own name)."""
+    heads = [e for e in observation.get("elements") or [] if (e.get("tag") or "").lower() in ("h2", "h3")]
+    mains = [e for e in heads if (e.get("zone") or "main") == "main"]
+    return visible_text(mains[0]) if mains else ""
 
 
 def _on_topic(topic: str, observation: Observation, lines: list[str]) -> bool:

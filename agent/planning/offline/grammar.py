@@ -298,7 +298,13 @@ def parse_goal(goal: str) -> ParsedGoal:
     if context and not any(isinstance(i, Ask) for i in intents):
         unknown.extend(shown(c, spans) for c in context)  # said beside an action, it may be a detail: unread
     elif context:
-        intents = [_in_context(i, context, spans) if isinstance(i, Ask) else i for i in intents]
+        read = [_in_context(i, context, spans) if isinstance(i, Ask) else i for i in intents]
+        if any(
+            i is None for i in read
+        ):  # 'What's its call number?' after a situation naming nothing it can be
+            unknown.extend(shown(c, spans) for c in context)
+        else:
+            intents = [i for i in read if i is not None]
     if not intents and not unknown:
         unknown.append(text)
     return ParsedGoal(
@@ -324,18 +330,38 @@ _CONTEXT_PLACE = re.compile(
 )
 
 
-def _in_context(ask: Ask, context: list[str], spans: tuple[str, ...]) -> Ask:
-    """A question asked after (or before) the situation it is about: only where and whose is kept from the
-    situation ('What do they charge for a dog? at Saltings in Wrenham'); the rest of it never answers."""
+#: What the situation says the user is after: "I'm looking for The Salt Road by Imogen Hale".
+_AFTER = re.compile(
+    r"\b(?:looking\s+for|searching\s+for|trying\s+to\s+find|interested\s+in|after)\s+(?P<x>(?!to\b)[^,;]+?)\s*$",
+    re.I,
+)
+#: A question that points back at a thing ('its call number', 'how much is it'): it needs one to point at.
+_POINTS_BACK = re.compile(r"\b(?:its|it)\b", re.I)
+#: ... or at someone: a business or a person the situation must name ('their young driver surcharge' at Redway).
+_POINTS_AT_SOMEONE = re.compile(r"\b(?:their|they|them|his|her|he|she)\b", re.I)
+
+
+def _in_context(ask: Ask, context: list[str], spans: tuple[str, ...]) -> Ask | None:
+    """A question asked after (or before) the situation it is about: what the user says they are after is what
+    'its' means ("I'm looking for X. What's its call number?"), and where and whose is kept ('What do they
+    charge for a dog? at Saltings in Wrenham'); the rest never answers. None when the question points back at a
+    thing the situation does not name."""
     said = ask.question
+    wanted = [m.group("x") for c in context if (m := _AFTER.search(shown(c, spans)))]
+    if _POINTS_BACK.search(said):
+        if len(wanted) != 1:
+            return None
+        thing = wanted[0]
+        said = _POSSESSIVE_END.sub(rf"the \g<np> of {thing}\g<tail>", said)
+        return Ask(_POSSESSIVE_BACK.sub(f"{thing}'s", _OBJECT_BACK.sub(thing, said)))
     places = [
         m.group(0)
         for c in context
         for m in _CONTEXT_PLACE.finditer(shown(c, spans))
         if m.group("x").lower() not in said.lower()
     ]
-    if not places:
-        return ask
+    if not places:  # 'What's their phone number?' after "I'm new here": whose, the situation does not say
+        return None if _POINTS_AT_SOMEONE.search(said) else ask
     return Ask(
         f"{said.rstrip(' ?')} {' '.join(dict.fromkeys(places))}{'?' if said.rstrip().endswith('?') else ''}"
     )

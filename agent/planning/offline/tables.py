@@ -16,7 +16,7 @@ from agent.planning.offline.columns import column_mismatch, value_shape
 from agent.planning.offline.dates import parse_when, value_kind
 from agent.planning.offline.page import rect, role_of, visible_text
 from agent.planning.offline.questions import Answer, Query
-from agent.planning.offline.text import token_match, tokens
+from agent.planning.offline.text import TIME_IDIOM, token_match, tokens
 from agent.planning.offline.values import VALUE_RX
 from agent.types import Element, Observation
 
@@ -24,12 +24,6 @@ _ROW_SLACK = 6.0
 #: Question words that never name a column.
 _NOT_COLUMN = frozenset(
     "what which when who how is are was were does do did the a an of for in on tell me".split()
-)
-
-#: 'the last time he was weighed' says when, and names no 'Time' column.
-_TIME_IDIOM = re.compile(
-    r"\b(?:the\s+)?(?:last|first|next|this|that|each|every|any|some)\s+time\b|\b(?:at\s+the|on|in)\s+time\b",
-    re.I,
 )
 
 
@@ -222,7 +216,7 @@ def _row_answer(
 ) -> tuple[float, Answer] | None:
     """(how well the column is named, the answer) for the row keyed by ``key``; None when no column fits."""
     question = query.question.strip().lower()
-    said = _TIME_IDIOM.sub(" ", query.question)
+    said = TIME_IDIOM.sub(" ", query.question)
     row_name = _column_of(key, headers)
     key_words = set(tokens(key.text)) | set(tokens(row_name.text if row_name else ""))
     words = [w for w in tokens(said) if w not in _NOT_COLUMN and w not in key_words]

@@ -298,6 +298,11 @@ def proper_names(text: str) -> list[str]:
     return [w for w in re.findall(r"[\w'’-]+", text) if w[:1].isupper() or w[:1].isdigit()]
 
 
+#: 'the last time he was weighed' says when: it names no 'Time' column, and no block need say 'last' or 'time'.
+TIME_IDIOM = re.compile(
+    r"\b(?:the\s+)?(?:last|first|next|this|that|each|every|any|some)\s+time\b|\b(?:at\s+the|on|in)\s+time\b",
+    re.I,
+)
 #: Capitalised words that are no name a block must say: days, months, 'I', titles ('Dr', 'Prof'), figures.
 NOT_A_NAME = re.compile(
     r"^(?:mon|tues|wednes|thurs|fri|satur|sun)days?$|^(?:january|february|march|april|may|june|july|august|"

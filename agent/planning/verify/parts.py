@@ -38,7 +38,7 @@ from agent.planning.offline.intents import (
 from agent.planning.offline.items import qualifiers
 from agent.planning.offline.questions import analyze
 from agent.planning.offline.records.plan import leading_intents, record_goal_of
-from agent.planning.offline.text import NOT_A_NAME, proper_names
+from agent.planning.offline.text import NOT_A_NAME, TIME_IDIOM, proper_names
 from agent.planning.verify.changes import change_part
 
 
@@ -73,8 +73,8 @@ _DESCRIPTION = re.compile(
 )
 _DESCRIBED = re.compile(_DESCRIPTION.pattern.lstrip("^"), re.I)  # the same, anywhere in a clause
 _AUXILIARIES = frozenset(
-    "do does did can could should would will shall may might must has have had am".split()
-)
+    "do does did can could should would will shall may might must has have had am he she him his they them".split()
+)  # (and the pronouns that stand for a subject named elsewhere: 'what did Biscuit weigh when he was weighed')
 _USER_FIELD = re.compile(r"user|e-?mail|login|account|name", re.I)
 _LOGIN_WORDS = re.compile(r"\b(?:log\s*-?\s*in|sign\s*-?\s*in|login|signin)\b", re.I)
 _QUESTION = re.compile(
@@ -135,7 +135,7 @@ def answer_part(question: str) -> GoalPart:
             subject = _subject(query.attr)
             need = min(1, len(subject))
     elif query.kind == "generic":
-        subject = _subject(question)
+        subject = _subject(TIME_IDIOM.sub(" ", question))
         need = _need("generic", subject, [])
         # 'When are Dr Helen Okafor's office hours?': a block naming 'Dr Rhys Pemberton' and 'office hours' is
         # another's; the name asked about must be named (not the first word, nor a day or month)

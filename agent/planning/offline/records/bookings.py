@@ -133,8 +133,18 @@ def _dates(text: str) -> tuple[list[tuple[str, str]], str]:
     return found, _DATE.sub(" ", text)
 
 
+#: A party's size said without its noun: 'a table for 4', 'a party of six'.
+_PARTY = re.compile(
+    r"\b(?:table|party|group)\s+(?:for|of)\s+(?P<n>\d{1,2}|"
+    + "|".join(_NUMBERS)
+    + r")\b(?!\s*(?:[:.]\d|am|pm))",
+    I,
+)
+
+
 def _counts(text: str) -> list[tuple[str, str]]:
-    out = []
+    party = _PARTY.search(text)
+    out = [("guests", f"{_NUMBERS.get(party.group('n').lower(), party.group('n'))} guests")] if party else []
     for m in _COUNT.finditer(text):
         number = _NUMBERS.get(m.group("n").lower(), m.group("n"))
         noun = m.group("noun").lower()

@@ -269,6 +269,7 @@ def own_save_words(goal: RecordGoal) -> tuple[str, ...]:
             "check availability",
             "quote",
             "place order",
+            "request",
         )
     return (goal.verb,) if goal.verb and goal.op == "update" else ()
 
