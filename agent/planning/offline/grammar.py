@@ -199,6 +199,13 @@ _OBJECT_BACK = re.compile(
 )  # ('what it says' is what the page says)
 
 
+def _pointing_at(question: str, subject: str) -> str:
+    """The question with its pronouns replaced by what they point at: 'what is its warranty' -> 'what is the
+    warranty of the kettle'."""
+    question = _POSSESSIVE_END.sub(rf"the \g<np> of {subject}\g<tail>", question)
+    return _OBJECT_BACK.sub(subject, _POSSESSIVE_BACK.sub(f"{subject}'s", question))
+
+
 def _resolve_references(intents: list[Intent]) -> list[Intent]:
     """'Search for X, then tell me its warranty': the question is about X. Without this the question is read
     alone, and 'its warranty' names nothing a page could be searched or a link followed for."""
@@ -211,9 +218,7 @@ def _resolve_references(intents: list[Intent]) -> list[Intent]:
             subject = intent.target
         elif isinstance(intent, Ask):
             if subject:
-                question = _POSSESSIVE_END.sub(rf"the \g<np> of the {subject}\g<tail>", intent.question)
-                question = _POSSESSIVE_BACK.sub(f"the {subject}'s", question)
-                question = _OBJECT_BACK.sub(f"the {subject}", question)
+                question = _pointing_at(intent.question, f"the {subject}")
                 intent = Ask(question) if question != intent.question else intent
             subject = _asked_about(intent.question) or subject
         out.append(intent)
@@ -352,8 +357,7 @@ def _in_context(ask: Ask, context: list[str], spans: tuple[str, ...]) -> Ask | N
         if len(wanted) != 1:
             return None
         thing = wanted[0]
-        said = _POSSESSIVE_END.sub(rf"the \g<np> of {thing}\g<tail>", said)
-        return Ask(_POSSESSIVE_BACK.sub(f"{thing}'s", _OBJECT_BACK.sub(thing, said)))
+        return Ask(_pointing_at(said, thing))
     places = [
         m.group(0)
         for c in context
