@@ -32,6 +32,14 @@ from tests.planning.pages import Page
          [("email", "hb@example.com"), ("password", "Tarmac-77")]),
         ("On Riverline Jobs (ah@example.com / Lantern#58), what is the status of my application?",
          [("email", "ah@example.com"), ("password", "Lantern#58")]),
+        ("Login: ta@example.com / Crimp2027. What is my membership number?",
+         [("email", "ta@example.com"), ("password", "Crimp2027")]),
+        ("Username j.whitfield, password Harbour!42. How many tickets do I have open?",
+         [("username", "j.whitfield"), ("password", "Harbour!42")]),
+        ("Sign in to my Ravenscar account. Email ta@example.com, password Crimp2027. What is my membership number?",
+         [("email", "ta@example.com"), ("password", "Crimp2027")]),
+        ("Log in to the Wharf Playhouse website (da@example.com, password Footlights9). Which seats do I have?",
+         [("email", "da@example.com"), ("password", "Footlights9")]),
     ],
 )  # fmt: skip
 def test_an_account_stated_rather_than_asked_for_logs_in(goal, fields):

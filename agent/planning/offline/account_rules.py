@@ -50,6 +50,9 @@ def credential_fields(rest: str, spans: tuple[str, ...]) -> tuple[str, str, str,
         rest = rest[: ident.start()] + " " + rest[ident.end() :]
         return value(ident.group("u"), spans), field, password, secret_field, rest.strip()
     user, more, rest = _credentials(rest, spans)
+    first = re.search(r"\(\s*(?P<u>[^\s,/()]+)\s*,?\s*\)", rest) if password and not user else None
+    if first:  # '(dana@x.io, password Harbor!42)': the account, first in the brackets the password was in
+        user, rest = value(first.group("u"), spans), rest[: first.start()] + " " + rest[first.end() :]
     field = "email" if "@" in user else "username"
     return user, field, password or more, secret_field, rest
 
@@ -142,13 +145,15 @@ _STATED_ACCOUNT = re.compile(
     r"^(?:(?:my|the|our)\s+)?(?:[A-Z][\w&'.-]*\s+){0,3}(?i:login|log-in|account|credentials|login\s+details|"
     r"account\s+details|sign[\s-]*in(?:\s+details)?|user(?:\s*name)?)\s*(?i:is|are|:)\s*(?P<creds>.+)$"
     r"|^(?i:on|at|for)\s+(?:the\s+)?[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,3}\s*\((?P<bracket>[^()]+)\)\s*$"
+    r"|^(?P<pair>(?i:user\s*name|username|user|e-?mail(?:\s+address)?|login|member(?:ship)?\s+number)\s*:?\s+\S+"
+    r"\s*,?\s*(?i:and\s+)?(?i:password|passcode|pin)\b.+)$"
 )
 
 
 def _stated(clause: str) -> str | None:
     """The credentials of a clause that only states the account (with a password or 'user / password')."""
     m = _STATED_ACCOUNT.match(clause.strip())
-    said = (m.group("creds") or m.group("bracket")) if m else ""
+    said = (m.group("creds") or m.group("bracket") or m.group("pair")) if m else ""
     if said and re.search(r"\b(?:password|passcode|pass|pwd|pw|pin)\b|\S\s*/\s*\S", said, I):
         return said
     return None
@@ -183,8 +188,8 @@ def is_login_clause(clause: str) -> bool:
 def parse_login(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
     if re.match(r"^(?:log|sign)[\s-]*(?:out|off)\b|^(?:logout|signout)$", c, I):
         return [Click(target="log out")]
-    m = _LOG_IN.match(c) or _AS_ACCOUNT.match(c)
-    stated = None if m else _stated(c)
+    stated = _stated(c)  # ('Login: x / pw' states the account; it asks for no login page by name)
+    m = None if stated else _LOG_IN.match(c) or _AS_ACCOUNT.match(c)
     if not m and not stated:
         return None
     if stated:
@@ -203,7 +208,7 @@ def parse_login(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
         if re.sub(
             r"\b(?:now|here|again|with\s+(?:my|the)\s+account|to\s+(?:your|my|the)\s+account)\b",
             "",
-            leftover,
+            _WHERE.sub(" ", leftover),  # 'sign in to my Ravenscar Climbing Centre account'
             flags=I,
         ).strip():
             return None
