@@ -265,3 +265,27 @@ def test_what_the_user_is_after_is_what_its_means():
 )
 def test_a_question_pointing_back_at_what_the_situation_never_names_is_refused(goal):
     assert parse_goal(goal).unknown == ("I'm new here",)
+
+
+@pytest.mark.parametrize(
+    ("goal", "question"),
+    [
+        ("My partner wants to learn to lead climb. What does Ravenscar charge for its Learn to Lead course?",
+         "What does Ravenscar charge for its Learn to Lead course"),
+        ("My dad is Deaf. What date is the signed performance of The Keeper at the Playhouse?",
+         "What date is the signed performance of The Keeper at the Playhouse"),
+        ("We've got a contractor coming next week. What's the Wi-Fi network they should connect to?",
+         "What's the Wi-Fi network they should connect to"),
+    ],
+)  # fmt: skip
+def test_a_situation_is_read_past_when_the_question_stands_on_its_own(goal, question):
+    parsed = parse_goal(goal)
+    assert not parsed.unknown and [i.question for i in parsed.intents] == [question]
+
+
+def test_a_sentence_with_a_reference_in_it_is_a_detail_never_read_past():
+    """'My bike's in at Spokesmith (job SW-31877, postcode LS6 2QT)': the job the question is about."""
+    parsed = parse_goal(
+        "My bike's in at Spokesmith (job SW-31877, postcode LS6 2QT). What's the total they quoted?"
+    )
+    assert parsed.unknown == ("My bike's in at Spokesmith (job SW-31877, postcode LS6 2QT)",)

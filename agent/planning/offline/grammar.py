@@ -59,6 +59,7 @@ from agent.planning.offline.questions import analyze
 from agent.planning.offline.targets import question_text, shown
 from agent.planning.offline.text import (
     mask_quotes,
+    proper_names,
 )
 
 
@@ -292,7 +293,7 @@ def parse_goal(goal: str) -> ParsedGoal:
             unknown.append(shown(scope, spans))
             scope = ""
         found = parse_clause(clause, spans)
-        if found is None and _CONTEXT.match(clause) and "?" not in clause:
+        if found is None and _CONTEXT.match(clause) and "?" not in clause and not _DETAIL.search(clause):
             context.append(clause)
         elif found is None:
             unknown.append(shown(clause, spans))
@@ -326,9 +327,13 @@ _CONTEXT = re.compile(
     r"^(?:i['’]?m|i\s+am|i['’]?ve|i\s+have|i['’]?d\s+like|i\s+would\s+like|i\s+want|i\s+need|i['’]?ll|i\s+will|"
     r"i\s+plan|we['’]?re|we\s+are|we['’]?ve|we\s+have|we['’]?d\s+like|we\s+would\s+like|we\s+want|we\s+need|"
     r"we['’]?ll|we\s+will|we\s+plan|it['’]?s|it\s+is|this\s+is|(?:s?he|they)(?:['’]s|['’]re|\s+is|\s+are)|"
-    r"(?:my|our)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:is|are|has|have|was|were))\b",
+    r"(?:my|our)\s+[\w-]+(?:['’]s)?(?:\s+[\w-]+)?\s+(?:is|are|has|have|was|were|wants?|needs?|uses?|likes?|in)|"
+    r"(?:my|our)\s+[\w-]+['’]s)\b",
     re.I,
 )
+#: What makes a sentence a detail to use rather than a situation to read past: a reference ('job SW-31877'), a
+#: postcode, a long number, a year, an email address.
+_DETAIL = re.compile(r"\b(?=[A-Z0-9-]*\d)[A-Z][A-Z0-9-]{2,}\b|\b\d{4,}\b|@")
 #: The places and names a context sentence fixes: 'at Saltings in Wrenham', 'from Redway'.
 _CONTEXT_PLACE = re.compile(
     r"\b(?:at|in|from|with|near)\s+(?P<x>(?-i:[A-Z])[\w'&.-]*(?:\s+(?-i:[A-Z])[\w'&.-]*)*)", re.I
@@ -342,8 +347,9 @@ _AFTER = re.compile(
 )
 #: A question that points back at a thing ('its call number', 'how much is it'): it needs one to point at.
 _POINTS_BACK = re.compile(r"\b(?:its|it)\b", re.I)
-#: ... or at someone: a business or a person the situation must name ('their young driver surcharge' at Redway).
-_POINTS_AT_SOMEONE = re.compile(r"\b(?:their|they|them|his|her|he|she)\b", re.I)
+#: ... or at someone's: a business or a person the situation must name ('their young driver surcharge' at Redway;
+#: 'they should connect to' names who acts, not whose thing is asked for).
+_POINTS_AT_SOMEONE = re.compile(r"\b(?:their|his|her)\b", re.I)
 
 
 def _in_context(ask: Ask, context: list[str], spans: tuple[str, ...]) -> Ask | None:
@@ -353,7 +359,9 @@ def _in_context(ask: Ask, context: list[str], spans: tuple[str, ...]) -> Ask | N
     thing the situation does not name."""
     said = ask.question
     wanted = [m.group("x") for c in context if (m := _AFTER.search(shown(c, spans)))]
-    if _POINTS_BACK.search(said):
+    if _POINTS_BACK.search(said) and not proper_names(
+        said.split(" ", 1)[-1]
+    ):  # ('... of X, which date is it')
         if len(wanted) != 1:
             return None
         thing = wanted[0]
