@@ -235,6 +235,9 @@ def plan_fills(goal: RecordGoal, observation: Observation) -> tuple[list[Fill], 
             fills += parts
             continue
         fill = _value_fill(words, value, fields)
+        if fill is None and words == "full name":  # 'Name for the booking', 'Your name'
+            named = [e for e in lines if re.search(r"\bname\b", field_label(e), re.I)]
+            fill = Fill(named[0], value, "type", words) if len(named) == 1 else None
         if fill is not None and goal.adds and fill.how == "type":
             fill = Fill(fill.element, value, "append", words)
         fills.append(fill) if fill is not None else missing.append(value)
