@@ -258,3 +258,16 @@ def test_a_header_row_is_no_answer():
 
 def test_a_weight_said_as_one_word_is_named_by_a_page_that_spaces_it():
     assert {"20", "kg"} <= set(answer_part("How much is a 20kg hold bag if I add it online?")["subject"])
+
+
+def test_a_number_asked_for_is_never_a_sentence_without_one():
+    """'find my membership number' was answered with the Membership section's plan and next payment date."""
+    from agent.planning.offline.reading import no_identifier
+    from agent.planning.verify.answers import not_an_answer
+
+    plan = "Adult monthly (peak) – £52.00 a month. Next payment 1 December 2026. View membership details"
+    assert no_identifier("find my membership number", plan)
+    assert not_an_answer(answer_part("find my membership number"), plan)
+    assert not no_identifier("find my membership number", "Membership number RCC-58213")
+    assert not no_identifier("What's its call number?", "FIC HAL")
+    assert not no_identifier("What is the phone number of the library?", "Call us on 01632 960 431 any day")

@@ -317,4 +317,26 @@ def checked_answer(
         return replace(answer, found=False, text=f"No time or date is given for it here: {answer.text}")
     if answer.found and re.match(r"\s*who\b", question, re.I) and not names_someone(answer.text, question):
         return replace(answer, found=False, text=f"No one is named for it here: {answer.text}")
+    if answer.found and no_identifier(question, answer.text):
+        return replace(answer, found=False, text=f"No number or code is given for it here: {answer.text}")
     return answer
+
+
+#: A question for an identifier: 'my membership number', 'the booking reference', 'the order ID' (not 'the number
+#: of ...', a count; not a phone number, which has its own shape).
+_ASKS_IDENTIFIER = re.compile(
+    r"\b(?<!phone\s)(?<!telephone\s)(?<!mobile\s)(?<!contact\s)(?:number|no\.|code|reference|ref|id)\b(?!\s+of\b)",
+    re.I,
+)
+_IDENTIFIER = re.compile(r"\b(?=[\w/-]*\d)[A-Z0-9][A-Z0-9/-]+\b")
+_NOT_IDENTIFIER = re.compile(
+    VALUE_RX["money"].pattern + "|" + VALUE_RX["date"].pattern + r"|\b(?:19|20)\d\d\b", re.I
+)
+
+
+def no_identifier(question: str, text: str) -> bool:
+    """The question asks for a number, a code or a reference, and the answer is a sentence that gives none
+    (a plan's price and next payment date are no membership number); a short answer ('FIC HAL') may be one."""
+    if not _ASKS_IDENTIFIER.search(question) or re.match(r"\s*how\s+many\b", question, re.I):
+        return False
+    return len(text.split()) > 4 and not _IDENTIFIER.search(_NOT_IDENTIFIER.sub(" ", text))

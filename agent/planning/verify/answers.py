@@ -13,6 +13,7 @@ from typing import Any
 
 from agent.planning.offline.columns import column_mismatch
 from agent.planning.offline.page import ELEMENT_KINDS, site_words
+from agent.planning.offline.reading import no_identifier
 from agent.planning.offline.text import norm, stem
 from agent.planning.offline.urls import results_listing
 from agent.planning.offline.values import VALUE_RX, WHEN_ANSWER, names_someone
@@ -112,6 +113,8 @@ def not_an_answer(part: GoalPart, text: str) -> str:
     question = str(part.get("question") or "")
     if re.match(r"\s*who\b", question, re.I) and not names_someone(text, question):
         return "asks who and the answer names no one"
+    if no_identifier(question, text):
+        return "asks for a number, a code or a reference and the answer gives none"
     trail = len(_TRAIL_SEPARATOR.split(text.strip())) >= 3
     if trail and part.get("answer_kind") in ("generic", "attribute"):
         return "is a navigation trail (where the page sits), not a value"
