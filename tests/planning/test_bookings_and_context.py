@@ -289,3 +289,20 @@ def test_a_sentence_with_a_reference_in_it_is_a_detail_never_read_past():
         "My bike's in at Spokesmith (job SW-31877, postcode LS6 2QT). What's the total they quoted?"
     )
     assert parsed.unknown == ("My bike's in at Spokesmith (job SW-31877, postcode LS6 2QT)",)
+
+
+def test_a_booking_is_never_proven_by_an_alert_or_a_side_block():
+    """An error alert that says 'your reference will be sent' confirms nothing; details shown only beside the
+    page's own content (an aside) are not this booking's."""
+    from agent.planning.offline.records.proof import read_change
+
+    goal = read_booking("Book a double kayak on Saturday 12 June 2027 at 13:00, email lena@example.com")
+    refused = Page("http://x.test/details", "Your details")
+    refused.add("h1", "Your details", y=60)
+    refused.add("p", "Please give a name. Your reference will be sent to lena@example.com on 12 June 2027 at 13:00",
+                role="alert", y=100)  # fmt: skip
+    assert not read_change(goal, refused.build()).proven
+    aside = Page("http://x.test/done", "Booking confirmed")
+    aside.add("h1", "Booking confirmed", y=60)
+    aside.add("p", "12 June 2027 13:00 lena@example.com", zone="aside", y=100)
+    assert not read_change(goal, aside.build()).proven

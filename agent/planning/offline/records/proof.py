@@ -148,6 +148,13 @@ def read_change(
     booked = is_booking(goal)
     if booked and not _confirmed(observation):  # a form shown again with its values is no booking made
         reading.unseen.append(f"a page confirming the {goal.noun or 'booking'}")
+    if booked:  # the booking's details in the page's own content, never in a side block beside it
+        side = {
+            norm(visible_text(e))
+            for e in observation.get("elements") or []
+            if (e.get("zone") or "main") in ("aside", "nav", "header", "footer")
+        }
+        lines = [ln for ln in lines if norm(ln) not in side]
     if ident and not own and not booked:  # a page of many records: only the lines that name this one count
         named = [ln for ln in lines if _contains(ln, ident) or similarity(ident, ln) >= 0.8]
         if named or goal.number or observation.get("page_type") == "listing":
@@ -204,10 +211,8 @@ _CONFIRMED = re.compile(
 
 def _confirmed(observation: Observation) -> bool:
     heads = [observation.get("title") or ""] + [
-        visible_text(e)
-        for e in observation.get("elements") or []
-        if is_heading(e) or role_of(e) in ("status", "alert")
-    ]
+        visible_text(e) for e in observation.get("elements") or [] if is_heading(e) or role_of(e) == "status"
+    ]  # (never an alert: 'Please give a name. Your reference will be sent ...' is a refusal)
     return any(_CONFIRMED.search(h) for h in heads)
 
 
