@@ -153,6 +153,8 @@ def _click_reasons(
     what = f'{element.get("role") or element.get("tag")} "{label[:60]}"'
     reasons: list[str] = []
     kind = risky_kind(label, submits=not _is_link(element))
+    if kind == "money" and element.get("input_type") == "radio":
+        kind = None  # choosing how to pay ('I'll pay (£16.95)') spends nothing yet: the form's submit asks
     if kind:
         asked = " (the goal asks for it, but it cannot be undone)" if _goal_mentions(goal, label) else ""
         reasons.append(f"clicking {what} {_WHY[kind]}{asked}")
@@ -167,12 +169,28 @@ def _click_reasons(
     pays = any(_is_payment_field(e) for e in filled)
     if submits and element.get("tag") in ("button", "input") and not kind and pays:
         reasons.append(f"clicking {what} may submit a form holding payment details")
+    paid = chosen_payment(observation)
+    if submits_button(element) and not kind and paid:
+        reasons.append(f"clicking {what} sends a form that chose {paid!r} (it spends money)")
     href = attrs.get("href", "")
     if _is_link(element) and href and host_of(href) and host_of(href) != current_host:
         carried = _goal_data_in(href, goal)
         if carried:
             reasons.append(f"the link {what} sends your data ({carried!r}) to {host_of(href)}")
     return reasons
+
+
+def chosen_payment(observation: dict[str, Any]) -> str:
+    """The label of a radio or checkbox the page shows chosen that spends money ('I'll pay (£16.95)'), or '':
+    choosing it spends nothing, sending the form that holds it does."""
+    for e in observation.get("elements") or []:
+        if (
+            e.get("checked")
+            and e.get("input_type") in ("radio", "checkbox")
+            and risky_kind(_label(e)) == "money"
+        ):
+            return _label(e)[:60]
+    return ""
 
 
 _ASKS = re.compile(r"\bare\s+you\s+sure\b|\bconfirm\b|\bcannot\s+be\s+undone\b|\breally\s+want\b", re.I)
@@ -254,8 +272,16 @@ def analyze_action(
                 reasons.append(f"typing secret {unasked[0]} into a field that is not a password field")
             if args.get("submit") and risky_kind(label):
                 reasons.append(f'submitting "{label[:60]}" may have side effects')
+            if args.get("submit") and chosen_payment(observation):
+                reasons.append(
+                    f"submitting a form that chose {chosen_payment(observation)!r} (it spends money)"
+                )
         if name == "select_option" and risky_kind(str(args.get("option", ""))):
             reasons.append(f'selecting "{args.get("option")}" may have side effects')
+    if name == "press_key" and str(args.get("key") or "").lower() == "enter" and chosen_payment(observation):
+        reasons.append(
+            f"pressing Enter may send a form that chose {chosen_payment(observation)!r} (it spends money)"
+        )
     if name == "mcp":
         reasons += _tool_reasons(str(args.get("tool") or ""), tools or [])
     return {"risk": "high" if reasons else "low", "reasons": reasons}

@@ -23,7 +23,8 @@ FUNCTION_WORDS = frozenset(
 #: Request filler both goal-word sets drop, besides the function words.
 _REQUEST_WORDS = frozenset(
     """from by at as was been me i you it we there what which who how then into up out some any all page site
-    website web go open click find look tell show get give""".split()
+    website web go open click find look tell show get give itself themselves himself herself myself yourself
+    ourselves""".split()
 )
 
 GOAL_STOPWORDS = (

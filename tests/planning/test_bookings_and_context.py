@@ -40,6 +40,20 @@ from tests.planning.pages import Page
          [("email", "ta@example.com"), ("password", "Crimp2027")]),
         ("Log in to the Wharf Playhouse website (da@example.com, password Footlights9). Which seats do I have?",
          [("email", "da@example.com"), ("password", "Footlights9")]),
+        ("Member RW-2291, passphrase Jute-Hemp-7. What is my next booking?",
+         [("member", "RW-2291"), ("passphrase", "Jute-Hemp-7")]),
+        ("My Ropeworks member ID is RW-2291, passphrase Jute-Hemp-7. What is my next booking?",
+         [("member id", "RW-2291"), ("passphrase", "Jute-Hemp-7")]),
+        ("Log into Brightwell (account BW-40718823, password Kettle-on-55). How much was my last bill?",
+         [("account", "BW-40718823"), ("password", "Kettle-on-55")]),
+        ("My account number is BW-40718823 and my password is Kettle-on-55. How much was my last bill?",
+         [("account number", "BW-40718823"), ("password", "Kettle-on-55")]),
+        ("Sign in with op@example.com and Kettle-on-55. How much was my last bill?",
+         [("email", "op@example.com"), ("password", "Kettle-on-55")]),
+        ("Members' login hb@example.com, password Spinning-Jenny3. What is my next booking?",
+         [("email", "hb@example.com"), ("password", "Spinning-Jenny3")]),
+        ("Use my Ropeworks account (RW-2291 / Jute-Hemp-7) to tell me my next booking.",
+         [("username", "RW-2291"), ("password", "Jute-Hemp-7")]),
     ],
 )  # fmt: skip
 def test_an_account_stated_rather_than_asked_for_logs_in(goal, fields):
@@ -275,7 +289,7 @@ def test_a_question_pointing_back_at_what_the_situation_never_names_is_refused(g
         ("My dad is Deaf. What date is the signed performance of The Keeper at the Playhouse?",
          "What date is the signed performance of The Keeper at the Playhouse"),
         ("We've got a contractor coming next week. What's the Wi-Fi network they should connect to?",
-         "What's the Wi-Fi network they should connect to"),
+         "What's the Wi-Fi network a contractor should connect to"),
     ],
 )  # fmt: skip
 def test_a_situation_is_read_past_when_the_question_stands_on_its_own(goal, question):
@@ -306,3 +320,126 @@ def test_a_booking_is_never_proven_by_an_alert_or_a_side_block():
     aside.add("h1", "Booking confirmed", y=60)
     aside.add("p", "12 June 2027 13:00 lena@example.com", zone="aside", y=100)
     assert not read_change(goal, aside.build()).proven
+
+
+def test_who_acts_in_a_question_is_the_one_the_situation_introduces():
+    """'they' in the question is the contractor of the situation: a page answers contractors and staff apart."""
+    parsed = parse_goal(
+        "We've got a contractor coming into the Northgate office next week. "
+        "What's the name of the Wi-Fi network they should connect to?"
+    )
+    assert parsed.intents == (Ask("What's the name of the Wi-Fi network a contractor should connect to"),)
+    # two people in the situation: 'they' is left as it is
+    both = parse_goal(
+        "My son and a contractor are coming in. What's the name of the Wi-Fi network they should connect to?"
+    )
+    assert all("contractor should" not in i.question for i in both.intents if isinstance(i, Ask))
+
+
+def test_registering_someone_else_makes_no_account():
+    """'Register her as my guest' names the guest, not an account to create with the user name 'guest'."""
+    parsed = parse_goal(
+        "Register her as my guest. Ropeworks login: member ID RW-2291, passphrase Jute-Hemp-7."
+    )
+    assert ("username", "guest") not in [(i.field, i.text) for i in parsed.intents if isinstance(i, TypeText)]
+
+
+def test_a_date_goes_into_a_text_field_in_the_format_it_shows():
+    from agent.planning.offline.dates import field_value
+
+    assert field_value("4 March 1972", "", "DD/MM/YYYY") == "04/03/1972"
+    assert field_value("4 March 1972", "text", "mm-dd-yyyy") == "03-04-1972"
+    assert field_value("4 March 1972", "date", "DD/MM/YYYY") == "1972-03-04"  # a date input's own format wins
+    assert field_value("22/08/1990", "", "DD/MM/YYYY") == "22/08/1990"  # written in figures: the user's order
+    assert field_value("Derek", "", "DD/MM/YYYY") == "Derek"
+
+
+def test_a_time_is_chosen_from_the_options_that_write_it_otherwise():
+    from agent.planning.offline.matching import text_of_choice
+
+    times = {"options": ["Choose a time", "09:00", "10:20", "19:00"]}
+    assert text_of_choice(times, "10.20am") == "10:20"
+    assert text_of_choice(times, "7pm") == "19:00"
+    assert text_of_choice(times, "8pm") is None
+
+
+def test_a_name_that_leads_the_persons_details_is_the_booking_name():
+    goal = record_goal_of(parse_goal(
+        "Please book a flu jab at the Ashgrove branch, Thursday 7 October 2027 at 10.20am. I'm paying for it "
+        "myself. Derek Hammond, born 4 March 1972, phone 07700 900 358"
+    ))  # fmt: skip
+    assert goal is not None
+    said = dict(goal.settings)
+    assert said["full name"] == "Derek Hammond" and said["time"] == "10.20am"
+    assert said["date of birth"] == "4 March 1972"
+    dob = record_goal_of(parse_goal("Book a yellow fever jab on 14 May 2027 at 11am. Priya Nair, date of birth "
+                                    "22/08/1990, phone 07700 900 691."))  # fmt: skip
+    assert dob is not None and dict(dob.settings)["date of birth"] == "22/08/1990"
+
+
+def test_a_radio_is_chosen_by_what_the_goal_says_beyond_the_thing_booked():
+    goal = record_goal_of(parse_goal(
+        "Please book a flu jab at the Ashgrove branch on 7 October 2027 at 10.20am. I'm paying for it myself. "
+        "Derek Hammond, phone 07700 900 358"
+    ))  # fmt: skip
+    p = Page("https://chemist.test/flu/book", "Book a flu jab")
+    p.add("input", "", y=100, name="Your full name", input_type="text")
+    p.add("input", "", y=140, name="Phone", input_type="tel")
+    p.add(
+        "input",
+        "",
+        y=200,
+        role="radio",
+        input_type="radio",
+        name="I'm eligible for a free NHS flu jab",
+        attrs={"name": "pay"},
+    )
+    p.add(
+        "input", "", y=230, role="radio", input_type="radio", name="I'll pay (£16.95)", attrs={"name": "pay"}
+    )
+    p.add("button", "Book appointment", y=300)
+    fills, _ = plan_fills(goal, p.build())
+    assert [f.value for f in fills if f.how == "check"] == ["I'll pay (£16.95)"]
+
+
+def test_a_verb_or_a_place_never_passes_for_the_name_that_leads_the_details():
+    goal = record_goal_of(
+        parse_goal("Book Derek Hammond, born 4 March 1972, a flu jab on 7 October 2027 at 10am.")
+    )
+    assert goal is None or dict(goal.settings).get("full name") != "Book Derek Hammond"
+    later = record_goal_of(parse_goal(
+        "Book a flu jab on 7 October 2027 at 10am at Greenway Surgery Derek Hammond, born 4 March 1972"
+    ))  # fmt: skip
+    assert later is None or dict(later.settings).get("full name") != "Surgery Derek Hammond"
+
+
+def test_a_plain_word_after_the_account_is_no_password_and_card_details_are_no_login():
+    words = [
+        (i.field, i.text)
+        for i in parse_goal("Log in with dana@x.io and continue").intents
+        if isinstance(i, TypeText)
+    ]
+    assert ("password", "continue") not in words
+    card = parse_goal("Use my card details (4111 1111 1111 1111, exp 12/27) to pay for the order.")
+    assert not any(isinstance(i, Submit) and i.purpose == "login" for i in card.intents)
+
+
+def test_a_radio_the_goal_says_no_to_is_never_chosen():
+    goal = record_goal_of(parse_goal(
+        "Book a double room for 2 adults on 9 August 2027 for 2 nights, no breakfast please. "
+        "Name Ann Lee, phone 07700 900 111"
+    ))  # fmt: skip
+    p = Page("https://inn.test/book", "Book")
+    p.add("input", "", y=100, name="Name", input_type="text")
+    p.add(
+        "input",
+        "",
+        y=200,
+        role="radio",
+        input_type="radio",
+        name="Room with breakfast (+£12 per night)",
+        attrs={"name": "board"},
+    )
+    p.add("input", "", y=230, role="radio", input_type="radio", name="Room only", attrs={"name": "board"})
+    fills, _ = plan_fills(goal, p.build())
+    assert "Room with breakfast (+£12 per night)" not in [f.value for f in fills if f.how == "check"]

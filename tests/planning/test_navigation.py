@@ -233,3 +233,65 @@ def test_a_version_is_asked_for_or_named():
     assert analyze("Which Python version does it require?").value_type == "version"
     assert analyze("What changed in version 1.2.0?").value_type != "version"
     assert analyze("What changed in version 1.2.0?").entity == "1.2.0"
+
+
+def test_a_clause_about_the_subject_is_left_out_of_the_site_search():
+    """Most site searches want every typed word to match: the thing asked for is typed first, the clause about
+    it ('they should connect to', 'if something breaks at the weekend') is not."""
+    assert search_texts(analyze("What's the name of the Wi-Fi network they should connect to?"))[0] == (
+        "Wi-Fi network"
+    )
+    assert search_texts(analyze("What's the name of the network a contractor should connect to?"))[0] == (
+        "network"
+    )
+    weekend = search_texts(analyze("What number should I ring for Northgate IT support if something breaks?"))
+    assert weekend[0] == "Northgate IT support"  # 'IT' is a name here, not the pronoun
+    assert search_texts(analyze("What does the guide to Things You Can Do cost?"))[0] == (
+        "guide to Things You Can Do"
+    )
+    assert (
+        "about" not in search_texts(analyze("which engineer is dealing with my ticket about the printer"))[0]
+    )
+
+
+def _results_page(says: str) -> Page:
+    p = Page("https://desk.test/kb?q=wifi+network", "Knowledge base")
+    p.add("input", "", y=60, role="searchbox", name="Search articles")
+    p.link("Knowledge base", "/kb", y=20, zone="nav")
+    p.link("Contact IT", "/contact", y=20, x=300, zone="nav")
+    p.text(says)
+    return p
+
+
+def test_after_a_search_that_matched_nothing_the_site_sections_are_still_tried():
+    history = [
+        {"action": "search", "args": {"query": "Wi-Fi network"}, "status": "success", "url": "https://desk.test/",
+         "plan_step": 'Search for "Wi-Fi network"'},
+        {"action": "search", "args": {"query": "Wi-Fi network they should connect to"}, "status": "success",
+         "url": "https://desk.test/kb?q=wifi+network", "plan_step": 'Search for "Wi-Fi network they should connect to"'},
+    ]  # fmt: skip
+    query = analyze("What's the name of the Wi-Fi network they should connect to?")
+    nothing = next_move(query, _results_page("0 articles match your search.").build(), history)
+    assert nothing is not None and not nothing.step.startswith("Search")
+    # a search that found results, all of them dead ends, is where the site's search ends, as before
+    found = _results_page("2 articles match your search.").build()
+    assert next_move(query, found, history) is None or not next_move(query, found, history).step.startswith(
+        "Search"
+    )
+
+
+def test_a_search_already_typed_is_not_typed_again():
+    history = [
+        {
+            "action": "search",
+            "args": {"query": "Wi-Fi network"},
+            "status": "success",
+            "url": "https://x.test/",
+        }
+    ]
+    page = _results_page("0 articles match your search.")
+    page.url = "https://x.test/"
+    move = next_move(
+        analyze("What's the name of the Wi-Fi network they should connect to?"), page.build(), history
+    )
+    assert move is None or move.step != 'Search for "Wi-Fi network"'

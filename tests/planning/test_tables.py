@@ -10,7 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agent.planning.offline import answer_question
-from agent.planning.offline.tables import _KEY_DECORATION, _mentions
+from agent.planning.offline.tables import (
+    _KEY_DECORATION,
+    _cells,
+    _mentions,
+    _row_of_most_words,
+    _split_headers,
+)
 from tests.planning.pages import Page
 
 COLUMNS = (100, 250, 400, 550)
@@ -130,3 +136,103 @@ def test_a_cell_is_mentioned_exactly_where_it_stands_as_its_own_words(question, 
         re.search(r"(?<![\w.])" + re.escape(value) + r"(?![\w]|\.\w)", question.lower()) is not None
     )
     assert _mentions(question, cell) == expected
+
+
+def test_a_row_is_picked_by_the_question_words_across_its_cells():
+    """'IT support if something breaks at the weekend' names no row's first cell, but one row says IT,
+    support and weekends; a row that says clearly more of the question than any other is the one asked about."""
+    page = table(
+        "https://desk.test/contact",
+        ("Who", "Number", "When"),
+        [
+            ("IT Service Desk", "0113 496 0700", "Monday to Friday, 8am to 6pm"),
+            ("IT out-of-hours support (urgent problems only)", "0113 496 0722", "Weekends and bank holidays"),
+            ("Tenant repairs line (not for staff IT)", "0800 496 0199", "24 hours"),
+        ],
+    )
+    answer = answer_question(
+        "What number should I ring for Northgate IT support if something breaks at the weekend?", page.build()
+    )
+    assert answer.found and answer.text == "0113 496 0722"
+    # two rows that say the question's words about as well: no row is picked by them
+    tied = table(
+        "https://desk.test/contact",
+        ("Who", "Number", "When"),
+        [
+            ("IT support (daytime)", "0113 496 0700", "Weekdays"),
+            ("IT out-of-hours support", "0113 496 0722", "Weekends"),
+        ],
+    )
+    assert (
+        _row_of_most_words(
+            "What number should I ring for IT support if something breaks at the weekend?",
+            *_rows_and_headers(tied),
+        )
+        is None
+    )
+
+
+def _rows_and_headers(page: Page) -> tuple[list, list]:
+    headers, cells = _cells(page.build())
+    return cells, _split_headers(headers)[1]
+
+
+def test_a_month_named_by_two_rows_picks_neither_by_its_date_alone():
+    """'the bill that covered January': one row is dated 8 January, another covers 1 to 31 January."""
+    page = table(
+        "https://energy.test/my/bills",
+        ("Bill date", "Period", "Amount"),
+        [
+            ("8 February 2027", "1 January 2027 to 31 January 2027", "£187.46"),
+            ("8 January 2027", "1 December 2026 to 31 December 2026", "£183.20"),
+        ],
+    )
+    headers, cells = _cells(page.build())
+    from agent.planning.offline.tables import _month_row_key
+
+    assert _month_row_key("How much was the bill that covered my energy use in January 2027?", cells) is None
+    answer = answer_question(
+        "How much was the bill that covered my energy use in January 2027?", page.build()
+    )
+    assert not answer.found or answer.text != "£183.20"
+
+
+def test_a_currency_sign_before_a_number_is_that_numbers():
+    from agent.planning.offline.page import MONEY_RX
+
+    assert MONEY_RX.findall("1 January 2027 £187.46") == ["£187.46"]
+    assert MONEY_RX.findall("Total 12 € incl. tax") == ["12 €"]
+
+
+def test_an_amount_under_another_columns_name_is_not_the_amount_asked():
+    """'the daily standing charge' of a tariff is not its 'Exit fee', though both are amounts."""
+    page = table(
+        "https://energy.test/tariffs",
+        ("Tariff", "Type", "Exit fee"),
+        [("Fix 12 Green", "Fixed 12 months", "£75"), ("Tracker", "Variable", "None")],
+    )
+    from agent.planning.offline.questions import analyze
+    from agent.planning.offline.tables import table_answer
+
+    answer = table_answer(
+        analyze("What's the daily standing charge on the Fix 12 Green tariff?"), page.build()
+    )
+    assert answer is None or not answer.found
+    fee = table_answer(analyze("What's the exit fee on the Fix 12 Green tariff?"), page.build())
+    assert fee is not None and fee.found and fee.text == "£75"
+
+
+def test_a_row_named_by_the_things_words_is_the_only_row_that_says_any_of_them():
+    from agent.planning.offline.tables import _row_of_most_words
+
+    page = table(
+        "https://shop.test/p", ("Item", "Price"), [("Blue Widget Pro", "£30"), ("Red Widget", "£10")]
+    )
+    cells, headers = _rows_and_headers(page)
+    assert _row_of_most_words("What is the price of the blue widget?", cells, headers, "blue widget") is None
+    vans = table(
+        "https://ferry.test/f", ("Vehicle", "Single"), [("Car or small van", "£36"), ("Motorcycle", "£18")]
+    )
+    cells, headers = _rows_and_headers(vans)
+    key = _row_of_most_words("the single fare for the car", cells, headers, "car")
+    assert key is not None and key.text == "Car or small van"

@@ -104,3 +104,37 @@ def test_choosing_a_file_to_upload_asks_first():
     obs = _obs({"tag": "input", "role": "button", "name": "Attachment", "input_type": "file"})
     upload = {"action": "type", "element_id": 1, "args": {"text": "report.pdf"}}
     assert analyze_action(upload, obs)["reasons"] == ["choosing 'report.pdf' to upload from this computer"]
+
+
+def test_choosing_to_pay_asks_when_the_form_is_sent_not_when_the_radio_is_chosen():
+    """'I'll pay (£16.95)' spends nothing when chosen; sending the form that chose it does, and asks first."""
+    radio = {"tag": "input", "role": "radio", "input_type": "radio", "name": "I'll pay (£16.95)"}
+    page = {
+        "elements": [
+            {"id": 1, **radio},
+            {"id": 2, "tag": "button", "role": "button", "name": "Book appointment"},
+        ]
+    }
+    assert analyze_action({"action": "click", "element_id": 1}, page)["risk"] == "low"
+    chosen = {"elements": [{"id": 1, **radio, "checked": True}, page["elements"][1]]}
+    sent = analyze_action({"action": "click", "element_id": 2}, chosen)
+    assert sent["risk"] == "high" and "spends money" in sent["reasons"][0]
+    assert analyze_action({"action": "click", "element_id": 2}, page)["risk"] == "low"  # nothing chosen
+
+
+def test_any_way_of_sending_a_form_that_chose_to_pay_asks_first():
+    radio = {
+        "id": 1,
+        "tag": "input",
+        "role": "radio",
+        "input_type": "radio",
+        "name": "I'll pay (£16.95)",
+        "checked": True,
+    }
+    field = {"id": 2, "tag": "input", "role": "textbox", "input_type": "text", "name": "Name"}
+    styled = {"id": 3, "tag": "div", "role": "button", "name": "Continue"}
+    page = {"elements": [radio, field, styled]}
+    assert analyze_action({"action": "press_key", "args": {"key": "Enter"}}, page)["risk"] == "high"
+    typed = {"action": "type", "element_id": 2, "args": {"text": "Derek", "submit": True}}
+    assert analyze_action(typed, page)["risk"] == "high"
+    assert analyze_action({"action": "click", "element_id": 3}, page)["risk"] == "high"

@@ -113,3 +113,81 @@ def test_a_value_that_is_itself_a_key_or_names_no_rival_key_is_not_refused():
         rival_key("How much is a child ticket?", "adult £14", "£14", {"elements": other["elements"][2:]})
         == ""
     )
+
+
+_ROUTES = (
+    "Portmore – Skerrow: £3.50 per dog each way. Portmore – Inchbeg: £2.80 per dog each way. "
+    "Skerrow – Inchbeg: free. Assistance dogs always travel free."
+)
+
+
+def test_a_value_given_for_another_label_of_the_same_line_is_refused():
+    """A line that gives each route its own value: the first figure is the first route's, not the one asked."""
+    dog = {
+        **answer_part("How much does it cost to bring a dog on the Portmore to Inchbeg ferry?"),
+        "id": "p1",
+    }
+    page = {"url": "http://ferry.test/fares", "title": "Fares"}
+
+    def read(quote: str) -> dict:
+        return {"status": 200, "found": [{"element": "dd", "text": _ROUTES, "ok": True, "block": "dl"}]}
+
+    found, why = answer_evidence(dog, [dog], "£3.50", page, {"£3.50": read("£3.50")}, 1)
+    assert found is None and "Portmore – Skerrow" in why
+    found, _ = answer_evidence(dog, [dog], "£2.80", page, {"£2.80": read("£2.80")}, 1)
+    assert found is not None
+
+
+def test_a_value_said_of_another_class_of_ticket_is_refused():
+    concession = {**answer_part("What's the concession price for the Looms & Lives exhibition?"), "id": "p1"}
+    page = {"url": "http://museum.test/exhibitions", "title": "Exhibitions"}
+    line = "Combined ticket for Looms & Lives and Lost Looms: £14.00 adult. Buy at the front desk."
+    reading = {"status": 200, "found": [{"element": "p", "text": line, "ok": True, "block": "main"}]}
+    found, why = answer_evidence(concession, [concession], "£14.00", page, {"£14.00": reading}, 1)
+    assert found is None and "adult" in why
+
+
+def test_a_class_item_on_the_subjects_own_page_answers_for_that_class():
+    """'Concession (60+) £7.75' in the tickets list under the exhibition's own heading names the class asked
+    for; the page names the exhibition. A related item's price names no class, another class is refused."""
+    concession = {**answer_part("What's the concession price for the Looms & Lives exhibition?"), "id": "p1"}
+    page = {"url": "http://museum.test/exhibitions/looms", "title": "Looms & Lives :: Calderbrook Museum"}
+
+    def reading(item: str) -> dict:
+        place = {"element": "dd", "text": "£7.75", "ok": False, "block": "div.ticket", "block_text": item,
+                 "why": "it sits in an item that does not name the subject"}  # fmt: skip
+        return {
+            "status": 200,
+            "title": page["title"],
+            "heading": "Looms & Lives: Mill Workers",
+            "found": [place],
+        }
+
+    found, _ = answer_evidence(
+        concession, [concession], "£7.75", page, {"£7.75": reading("Concession (60+) £7.75")}, 1
+    )
+    assert found is not None
+    for item in ("Weaving kit £7.75", "Adult £7.75"):
+        found, _ = answer_evidence(concession, [concession], "£7.75", page, {"£7.75": reading(item)}, 1)
+        assert found is None, item
+    price = {**answer_part("What's the price of the Looms & Lives exhibition?"), "id": "p1"}
+    found, _ = answer_evidence(price, [price], "£7.75", page, {"£7.75": reading("Concession (60+) £7.75")}, 1)
+    assert found is None  # no class asked: the item must name the subject as before
+
+
+def test_a_date_in_figures_that_reads_both_ways_proves_nothing():
+    from agent.planning.verify.judge import _forms
+
+    assert "03/04/1972" not in _forms("4 March 1972") and "04/03/1972" not in _forms("4 March 1972")
+    assert "22/08/1990" in _forms("22 August 1990")
+
+
+def test_a_run_of_classes_in_an_item_answers_only_for_the_class_beside_the_value():
+    concession = {**answer_part("What's the concession price for the Looms & Lives exhibition?"), "id": "p1"}
+    page = {"url": "http://museum.test/exhibitions/looms", "title": "Looms & Lives :: Calderbrook Museum"}
+    place = {"element": "b", "text": "£9.50", "ok": False, "block": "ul", "block_text":
+             "Tickets Adult £9.50 Concession (60+, students) £7.75",
+             "why": "it sits in an item that does not name the subject"}  # fmt: skip
+    reading = {"status": 200, "title": page["title"], "heading": "Looms & Lives", "found": [place]}
+    found, _ = answer_evidence(concession, [concession], "£9.50", page, {"£9.50": reading}, 1)
+    assert found is None

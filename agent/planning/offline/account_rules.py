@@ -22,7 +22,11 @@ _CRED = r"(?:" + MASK + r"\d+" + MASK + r"|[^\s,;()]+)"
 #: ID', 'card number' (the words the goal uses name the field).
 _IDENTIFIER = re.compile(
     r"(?:\b(?:with|using)\s+|\(\s*|,\s*)(?:the\s+|my\s+|an?\s+)?(?P<f>(?:[a-z]+\s+){0,2}?(?:card|number|id|no\.?|code)"
-    r"(?:\s+(?:number|no\.?))?)\s*[:=#]?\s*(?P<u>" + MASK + r"\d+" + MASK + r"|[\w.@-]*\d[\w.@-]*)",
+    r"(?:\s+(?:number|no\.?))?|account|member)\s*[:=#]?\s*(?P<u>"
+    + MASK
+    + r"\d+"
+    + MASK
+    + r"|[\w.@-]*\d[\w.@-]*)",
     I,
 )
 #: A secret that is not called a password: 'PIN 4321', 'passphrase "..."'.
@@ -62,7 +66,7 @@ def _credentials(rest: str, spans: tuple[str, ...], allow_user: bool = True) -> 
     password = ""
     pm = re.search(
         r"(?:,\s*|\s+and\s+|\s+with\s+|\s+using\s+|\s+)?(?:the\s+|a\s+|my\s+)?(?:password|passcode|pass|"
-        r"pwd|pw)\s*(?:is\s+|of\s+|=\s*|:\s*)?(?P<p>" + _CRED + ")",
+        r"pwd|pw)(?![a-z])\s*(?:is\s+|of\s+|=\s*|:\s*)?(?P<p>" + _CRED + ")",
         rest,
         I,
     )
@@ -85,6 +89,12 @@ def _credentials(rest: str, spans: tuple[str, ...], allow_user: bool = True) -> 
         if slash and not password:
             password = value(slash.group("p"), spans)
         rest = rest[: um.start()] + " " + rest[um.end() + (slash.end() if slash else 0) :]
+    tail = (
+        re.fullmatch(r"\s*(?:and|,)\s*(?P<p>" + _CRED + r")\s*", rest, I) if user and not password else None
+    )
+    if tail and not re.fullmatch(r"[A-Za-z]+", value(tail.group("p"), spans)):  # (not '... and continue')
+        # 'sign in with x@y.com and Kettle-on-55': the one word after the account is its password
+        password, rest = value(tail.group("p"), spans), ""
     if not password and user and "/" in user and user.count("/") == 1 and "://" not in user:
         user, password = (s.strip() for s in user.split("/"))
     if not user and not password:  # '(dana@x.io / Harbor!42)': the pair alone, in brackets
@@ -139,22 +149,33 @@ _ROLE_ID = re.compile(
 )
 
 
+#: The words of an account's number or ID: 'member ID', 'membership number', 'account no.', 'customer number'.
+_ACCOUNT_NUMBER = (
+    r"(?i:member(?:ship)?\s+(?:number|no\.?|id)|account\s+(?:number|no\.?|id)|customer\s+(?:number|no\.?|id))"
+)
 #: The account stated rather than asked for: 'My login is dana@x.io / pw', 'Account: x@y.com, password pw',
 #: 'On Riverline Jobs (x@y.com / pw)' (the site's name, then the credentials in brackets).
 _STATED_ACCOUNT = re.compile(
-    r"^(?:(?:my|the|our)\s+)?(?:[A-Z][\w&'.-]*\s+){0,3}(?i:login|log-in|account|credentials|login\s+details|"
-    r"account\s+details|sign[\s-]*in(?:\s+details)?|user(?:\s*name)?)\s*(?i:is|are|:)\s*(?P<creds>.+)$"
+    r"^(?:(?:my|the|our)\s+)?(?:[A-Z][\w&'.-]*\s+){0,3}(?:(?P<kind>"
+    + _ACCOUNT_NUMBER
+    + r")|(?i:login|log-in|account|"
+    r"credentials|login\s+details|account\s+details|sign[\s-]*in(?:\s+details)?|user(?:\s*name)?))\s*(?i:is|are|:)\s*"
+    r"(?P<creds>.+)$"
     r"|^(?i:on|at|for)\s+(?:the\s+)?[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,3}\s*\((?P<bracket>[^()]+)\)\s*$"
-    r"|^(?P<pair>(?i:user\s*name|username|user|e-?mail(?:\s+address)?|login|member(?:ship)?\s+number)\s*:?\s+\S+"
-    r"\s*,?\s*(?i:and\s+)?(?i:password|passcode|pin)\b.+)$"
+    r"|^(?:[A-Z][\w&'.-]*\s+){0,2}(?P<pair>(?i:user\s*name|username|user|e-?mail(?:\s+address)?|login|"
+    r"member(?:ship)?(?:\s+(?:number|no\.?|id))?|account\s+(?:number|no\.?|id)|customer\s+(?:number|no\.?|id))"
+    r"\s*:?\s+\S+\s*,?\s*(?i:and\s+)?(?i:my\s+)?(?i:password|passcode|passphrase|pin)\b.+)$"
 )
 
 
 def _stated(clause: str) -> str | None:
-    """The credentials of a clause that only states the account (with a password or 'user / password')."""
+    """The credentials of a clause that only states the account (with a password or 'user / password'); an
+    account number keeps its words ('member ID RW-2291'), which name the field it goes into."""
     m = _STATED_ACCOUNT.match(clause.strip())
     said = (m.group("creds") or m.group("bracket") or m.group("pair")) if m else ""
-    if said and re.search(r"\b(?:password|passcode|pass|pwd|pw|pin)\b|\S\s*/\s*\S", said, I):
+    if said and m is not None and m.group("kind"):
+        said = f"{m.group('kind')} {said}"
+    if said and re.search(r"\b(?:password|passcode|passphrase|pass|pwd|pw|pin)\b|\S\s*/\s*\S", said, I):
         return said
     return None
 
@@ -185,6 +206,10 @@ def is_login_clause(clause: str) -> bool:
     return bool(_LOG_IN.match(c) or _AS_ACCOUNT.match(c) or _stated(c) or _BOOKING_REFERENCE.match(c))
 
 
+#: Credentials that start with the account number's own words ('member ID RW-2291', 'member RW-2291, ...').
+_NUMBERED_ACCOUNT = re.compile(r"^(?:member(?:ship)?|account|customer)\b", I)
+
+
 def parse_login(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
     if re.match(r"^(?:log|sign)[\s-]*(?:out|off)\b|^(?:logout|signout)$", c, I):
         return [Click(target="log out")]
@@ -193,7 +218,7 @@ def parse_login(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
     if not m and not stated:
         return None
     if stated:
-        said = f" as {stated}"
+        said = f" with {stated}" if _NUMBERED_ACCOUNT.match(stated) else f" as {stated}"
     else:
         said = m.group("rest") if m.group("rest") is not None else f" as {m.group('slash')}"  # type: ignore[union-attr]
     prefix, rest = _site_prefix(said, spans)
@@ -231,6 +256,10 @@ def parse_login(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
 )
 def parse_signup(m: re.Match[str], spans: tuple[str, ...]) -> list[Intent] | None:
     verb = re.sub(r"\s+", " ", m.group("v").lower())
+    if re.match(
+        r"\s+(?:her|him|them|my\s+[a-z]+|[A-Z][a-z]+\s+[A-Z][a-z]+)\s+(?:as|for|on|onto)\b", m.group("rest")
+    ):
+        return None  # 'register her as my guest': someone else is registered, no account is made
     prefix, rest = _site_prefix(m.group("rest"), spans)
     # 'subscribe bob@example.org to the newsletter': the address as the verb's direct object
     direct = re.match(r"^\s*(?P<u>" + _CRED + r")(?=\s+(?:to|for|on|at)\s|\s*$)", rest, I)

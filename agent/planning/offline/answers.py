@@ -21,6 +21,7 @@ from agent.planning.offline.sections import headings_by_line
 from agent.planning.offline.targets import ordinal_of
 from agent.planning.offline.text import clip, norm, proper_names, stem, token_match, tokens
 from agent.planning.offline.values import (
+    MONEY_NOUNS,
     VALUE_RX,
     WHEN_RX,
     entity_lines,
@@ -321,6 +322,10 @@ def _value_in_sections(
     'Saturday' then '10:00 to 13:30' under 'Opening hours' for the 'Saturday opening hours'. The value is the
     line's own (after its label) or the next line's, and of the asked type when there is one."""
     words = [w for w in tokens(attr) if w not in QUESTION_WORDS]
+    if (
+        rx is VALUE_RX["money"]
+    ):  # 'concession price': the amount says it is a price; the label says 'Concession'
+        words = [w for w in words if w not in MONEY_NOUNS] or words
     if not words:
         return None
     heads = headings_by_line(observation, len(lines))
@@ -337,10 +342,17 @@ def _value_in_sections(
             continue
         label = line.split(":", 1)
         value = label[1].strip() if len(label) == 2 and label[1].strip() else _after_label(line, words)
-        if not value and n + 1 < len(lines) and len(own) <= 4:
-            value = lines[n + 1]
+        said = re.sub(r"\([^)]*\)", " ", value).strip(" :–-")  # ('Adult: free' has a value of its own)
         if rx is not None:
             value = first_value(value, rx) or ""
+        # a label on a line of its own ('Concession (60+, students)'), its value on the next
+        if (
+            not value
+            and not said
+            and n + 1 < len(lines)
+            and len(tokens(re.sub(r"\([^)]*\)", " ", line))) <= 4
+        ):
+            value = lines[n + 1] if rx is None else first_value(lines[n + 1], rx) or ""
         if value and (best is None or len(on_line) > best[0]):
             best = (len(on_line), clip(value, 200), line)
     return (best[1], best[2]) if best else None

@@ -69,6 +69,32 @@ def wire_value(text: str, input_type: str) -> str:
     return when.strftime(fmt) if when and fmt else text
 
 
+#: A date format a text field shows (its placeholder or label): 'DD/MM/YYYY', 'mm-dd-yyyy', 'YYYY.MM.DD'.
+_FORMAT_HINT = re.compile(r"\b(?P<a>dd|mm|yyyy)(?P<s>[/.-])(?P<b>dd|mm)(?P=s)(?P<c>yyyy|yy|dd)\b", re.I)
+_PARTS = {"dd": "%d", "mm": "%m", "yyyy": "%Y", "yy": "%y"}
+#: The formats text fields most often ask dates in: what a value typed into one may have become.
+FIELD_DATE_HINTS = ("DD/MM/YYYY", "MM/DD/YYYY", "DD.MM.YYYY", "DD-MM-YYYY")
+
+
+def field_value(text: str, input_type: str, hint: str = "") -> str:
+    """``text`` as a field takes it: an input's wire format (:func:`wire_value`), or the date format a text
+    field shows ('4 March 1972' into a field that says DD/MM/YYYY is '04/03/1972'; a form that reads its own
+    format rejects any other)."""
+    wired = wire_value(text, input_type)
+    if wired != text or WIRE_FORMATS.get((input_type or "").lower()):
+        return wired
+    m = _FORMAT_HINT.search(hint or "")
+    if (
+        m is None
+        or value_kind(text) != "date"
+        or re.fullmatch(r"\d{1,4}([/.-])\d{1,2}\1\d{1,4}", text.strip())
+    ):
+        return text  # (a date already written in figures is the user's own order)
+    when = parse_when(text)
+    parts = [m.group(k).lower() for k in "abc"]
+    return when.strftime(m.group("s").join(_PARTS[p] for p in parts)) if when else text
+
+
 _DAY = r"(?:\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}|\d{1,2}(?:st|nd|rd|th)?\s+[A-Z][a-z]+\.?(?:\s+\d{4})?|[A-Z][a-z]+\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?)"
 _SPAN = re.compile(
     rf"\b(?:from|between)\s+(?P<a>{_DAY})\s+(?:to|until|till|through|and|-|–)\s+(?P<b>{_DAY})", re.I

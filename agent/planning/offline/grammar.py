@@ -61,6 +61,7 @@ from agent.planning.offline.text import (
     mask_quotes,
     proper_names,
 )
+from agent.planning.offline.vocabulary import PEOPLE
 
 
 @dataclass(frozen=True)
@@ -247,6 +248,16 @@ def _asks(clauses: list[str], spans: tuple[str, ...]) -> bool:
     return bool(asked) and len(asked) == 1 and isinstance(asked[0], Ask)
 
 
+#: 'Use my Ropeworks account (RW-2291 / pw) to book ...', 'Using my society login (x@y / pw), order ...': the
+#: account to log in with, then what to do.
+_USE_ACCOUNT = re.compile(
+    r"(?:^|(?<=[.!?]\s))(?:use|using)\s+(?:my|our|the)\s+(?:[\w'&.-]+\s+){0,4}?(?:account|login|log-in|"
+    r"credentials)\s*\((?P<creds>[^()/]+/[^()]+|[^()]*\b(?:password|passphrase|passcode|pin)\b[^()]*)\)\s*"
+    r"(?:,\s*|\s+to\s+)",
+    re.I,
+)
+
+
 @lru_cache(maxsize=1024)
 def parse_goal(goal: str) -> ParsedGoal:
     """Parse a goal (or a plan step) into intents. Never raises; unknown clauses are reported, not guessed."""
@@ -261,6 +272,7 @@ def parse_goal(goal: str) -> ParsedGoal:
     if answer:
         return ParsedGoal(goal=text, intents=tuple(answer))
     masked = _MEANS.sub("", masked)
+    masked = _USE_ACCOUNT.sub(lambda m: f"Log in as {m.group('creds').strip()}. ", masked)
     scope = ""
     clauses = split_clauses(masked, spans)
     for k, clause in enumerate(clauses):
@@ -352,12 +364,29 @@ _POINTS_BACK = re.compile(r"\b(?:its|it)\b", re.I)
 _POINTS_AT_SOMEONE = re.compile(r"\b(?:their|his|her)\b", re.I)
 
 
+#: Someone the situation introduces: 'a contractor', 'my dad', 'our new tenants'.
+_SOMEONE = re.compile(r"\b(?:a|an|my|our|some)\s+(?:[a-z-]+\s+)?(?P<who>" + "|".join(PEOPLE) + r")\b", re.I)
+#: A question's 'they'/'he'/'she' as the one who acts ('the network they should connect to').
+_ACTS = re.compile(r"\b(?-i:they|he|she)\b(?!['’])")
+
+
+def _who_acts(said: str, context: list[str], spans: tuple[str, ...]) -> str:
+    """The question with the one who acts named as the situation introduces them: "We've got a contractor coming
+    in. What's the Wi-Fi network they should connect to?" asks of the network a contractor should connect to (a
+    page answers contractors and staff apart)."""
+    people = {m.group("who").lower() for c in context for m in _SOMEONE.finditer(shown(c, spans))}
+    if len(people) != 1 or not _ACTS.search(said):
+        return said
+    return _ACTS.sub(f"a {people.pop()}", said, count=1)
+
+
 def _in_context(ask: Ask, context: list[str], spans: tuple[str, ...]) -> Ask | None:
     """A question asked after (or before) the situation it is about: what the user says they are after is what
     'its' means ("I'm looking for X. What's its call number?"), and where and whose is kept ('What do they
     charge for a dog? at Saltings in Wrenham'); the rest never answers. None when the question points back at a
     thing the situation does not name."""
-    said = ask.question
+    said = _who_acts(ask.question, context, spans)
+    ask = Ask(said) if said != ask.question else ask
     wanted = [m.group("x") for c in context if (m := _AFTER.search(shown(c, spans)))]
     if _POINTS_BACK.search(said) and not proper_names(
         said.split(" ", 1)[-1]

@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from agent.planning.offline.calendar import day_cells, day_click
-from agent.planning.offline.dates import fields_for, value_kind, wire_value
+from agent.planning.offline.dates import field_value, fields_for, value_kind
 from agent.planning.offline.grounding import (
     Failure,
     Grounding,
@@ -253,7 +253,8 @@ def ground_type(intent: TypeText, g: Grounding) -> Action:
         if is_secret_field(intent.field) or (el.get("input_type") or "") == "password"
         else intent.text
     )
-    args: dict[str, Any] = {"text": wire_value(intent.text, el.get("input_type") or ""), "clear": True}
+    hint = f"{el.get('placeholder') or ''} {el.get('name') or ''}"  # 'DD/MM/YYYY' shown in or by the field
+    args: dict[str, Any] = {"text": field_value(intent.text, el.get("input_type") or "", hint), "clear": True}
     if intent.replace:  # the browser swaps the words in what the field holds now; the rest stays
         args = {"text": intent.text, "replace": intent.replace}
     elif intent.append:  # a new line after what the field holds; the existing text stays

@@ -7,6 +7,7 @@ within a small margin but lead to different places are "ambiguous" (the planner 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
@@ -387,12 +388,42 @@ def text_of_choice(el: Element, option: str) -> str | None:
     exact = [o for o in options if norm(o) == norm(option)]
     if exact:
         return exact[0]
+    same_time = same_time_option(options, option)
+    if same_time is not None:
+        return same_time
     scored = sorted(
         ((similarity(option, o), n, o) for n, o in enumerate(options)), key=lambda t: (-t[0], t[1])
     )
     if scored and scored[0][0] >= 0.75 and (len(scored) == 1 or scored[1][0] < scored[0][0] - 0.02):
         return scored[0][2]
     return _meant_option(options, option)
+
+
+def same_time_option(options: list[str], option: str) -> str | None:
+    """The one option that is the same time of day written otherwise ('10:20' for '10.20am', '19:00' for
+    '7pm'); None when ``option`` is no time alone or no single option is that time."""
+    asked = _clock(option)
+    if asked is None:
+        return None
+    same = [o for o in options if _clock(o) == asked]
+    return same[0] if len(same) == 1 else None
+
+
+def _clock(text: str) -> tuple[int, int] | None:
+    m = _CLOCK.fullmatch(text.strip().rstrip(".").lower())
+    if m is None:
+        return None
+    hour, minute = int(m.group("h")), int(m.group("m") or 0)
+    half = (m.group("ap") or "").replace(".", "")
+    if half == "pm" and hour < 12:
+        hour += 12
+    elif half == "am" and hour == 12:
+        hour = 0
+    return (hour, minute) if hour < 24 and minute < 60 else None
+
+
+#: A time of day alone: '10:20', '10.20am', '7 pm', '19:00'.
+_CLOCK = re.compile(r"(?P<h>\d{1,2})(?:[:.](?P<m>\d{2}))?\s*(?P<ap>[ap]\.?m\.?)?")
 
 
 def _meant_option(options: list[str], option: str) -> str | None:

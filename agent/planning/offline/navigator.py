@@ -37,6 +37,7 @@ from agent.planning.offline.site_search import (
     on_results,
     says_no_results,
     search_result,
+    searched_in_vain,
 )
 from agent.planning.offline.text import norm, split_identifier, token_match, tokens
 from agent.planning.offline.urls import host_of
@@ -364,7 +365,9 @@ def next_move(
         ):
             return Move(GoBack().step(), "this search result is a dead end; go back to the other results")
         again = search_move(query, observation, history)
-        return again  # None: the site's search was the last resort, what it did not turn up is not here
+        if again is not None or not searched_in_vain(history, observation):
+            return again  # None: the site's search led nowhere; what its results did not hold is not here
+        # nothing matched under any wording: the site's own sections are still worth a look
     lone = _lone_lead(query, links, observation)
     if lone is not None:
         return Move(

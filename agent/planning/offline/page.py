@@ -44,7 +44,7 @@ CLICK_ROLES = frozenset(
 
 MONEY_RX = re.compile(
     r"(?:[$€£¥₹₽][ \u00a0]?\d[\d,]*(?:\.\d{1,2})?|(?<![\w.,])\d[\d,]*(?:[.,]\d{1,2})?[ \u00a0]?"
-    r"(?:€|\$|£|USD|EUR|GBP|CHF|JPY|PLN|zł|kr)(?![a-z]))",
+    r"(?:€|\$|£|USD|EUR|GBP|CHF|JPY|PLN|zł|kr)(?![a-z])(?![ \u00a0]?\d))",  # ('2027 £187': the sign is £187's)
     re.I,
 )
 

@@ -26,11 +26,19 @@ from agent.planning.offline.sections import (
     section_of_line,
     source_url,
 )
+from agent.planning.offline.segments import (
+    class_fits,
+    class_mismatch,
+    classes_in,
+    find_quote,
+    named_segment,
+    value_of_class,
+)
 from agent.planning.offline.site_search import echoes_search
 from agent.planning.offline.tables import table_answer, table_caption, table_count
 from agent.planning.offline.text import clip, norm, similarity, tokens
 from agent.planning.offline.urls import results_listing
-from agent.planning.offline.values import VALUE_RX, WHEN_ANSWER, names_someone, page_lines
+from agent.planning.offline.values import VALUE_RX, WHEN_ANSWER, first_value, names_someone, page_lines
 from agent.types import Observation
 
 #: Question kinds a section can narrow (titles, URLs and page messages belong to the whole page).
@@ -55,8 +63,68 @@ def answer_question(question: str, observation: Observation) -> Answer:
     if key:
         return Answer(False, f'Nothing on the page mentions "{key}".')
     answer = _answer(query, observation)
+    condition = _CONDITION.search(query.entity)
+    if (
+        not answer.found and condition and any(classes_in(condition.group(0)))
+    ):  # 'a family membership if we pay for the whole year in one go'
+        again = _answer(analyze(_CONDITION.sub("", question.rstrip(" ?"))), observation)
+        answer = _meeting(condition.group(0), again, query, observation) if again.found else answer
     if answer.found and not _names_exactly(query, answer):
         return replace(answer, found=False, text=f'Nothing on the page is about "{query.entity}" exactly.')
+    answer = _of_the_label_asked(question, query, answer) if answer.found else answer
+    if answer.found and any(
+        classes_in(question)[:-1]
+    ):  # ('the only amount on the page' is a child's: 'Child: £5')
+        said = [line for line in page_lines(observation) if find_quote(line, answer.text) >= 0]
+        if said and all(class_mismatch(question, line, answer.text) for line in said):
+            return replace(
+                answer,
+                found=False,
+                text=f"{answer.text} is not it: {class_mismatch(question, said[0], answer.text)}",
+            )
+    return answer
+
+
+def _meeting(condition: str, answer: Answer, query: Query, observation: Observation) -> Answer:
+    """The answer found without the question's condition, when the page says it of what the condition names
+    ('£64.50 a year' for 'if we pay for the whole year'), or the value the page says of it instead ('£5.75 a
+    month' for 'if we pay monthly'); not found when the page says neither."""
+    rx = VALUE_RX.get(query.value_type)
+    lines = [line for line in page_lines(observation) if answer.text in line]
+    if class_fits(condition, " ".join(lines), answer.text) or not rx:
+        return answer
+    for line in lines:
+        fit = value_of_class(condition, line, [m.group(0).strip() for m in rx.finditer(line)])
+        if fit:
+            return replace(answer, text=fit, evidence=line)
+    return replace(answer, found=False, text=f"The page does not say {answer.text} is {condition.strip()}.")
+
+
+#: A condition said after the thing asked about: it says which of its values, not what it is.
+_CONDITION = re.compile(r"\s+(?:if|when|whenever|provided|assuming)\s+.+$", re.I)
+
+
+def _of_the_label_asked(question: str, query: Query, answer: Answer) -> Answer:
+    """A line that gives values by label ('Portmore – Skerrow: £3.50 ... Portmore – Inchbeg: £2.80') answers
+    with the value of the label the question names; a value said of another class ('£14.00 adult' for a
+    concession) answers nothing."""
+    segment = named_segment(question, answer.evidence)
+    if segment is not None and answer.text not in segment:
+        rx = VALUE_RX.get(query.value_type)
+        value = first_value(segment, rx) if rx is not None else None
+        if not value:
+            return replace(
+                answer, found=False, text=f"The page gives it for another label: {answer.evidence}"
+            )
+        answer = replace(answer, text=value, evidence=segment)
+    other = class_mismatch(question, answer.evidence, answer.text)
+    if other:
+        rx = VALUE_RX.get(query.value_type)
+        values = [m.group(0).strip() for m in rx.finditer(answer.evidence)] if rx is not None else []
+        fit = value_of_class(question, answer.evidence, values)
+        if fit is None:
+            return replace(answer, found=False, text=f"{answer.text} is not it: {other}")
+        answer = replace(answer, text=fit)
     return answer
 
 

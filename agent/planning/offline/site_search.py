@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from urllib.parse import unquote_plus, urlsplit
 
+from agent.dom.text import FUNCTION_WORDS
 from agent.planning.base import HistoryItem
 from agent.planning.offline.grounding import page_key
 from agent.planning.offline.intents import Search
@@ -36,16 +37,34 @@ def says_no_results(observation: Observation) -> bool:
     return any(_NO_RESULTS.search(line) for line in page_lines(observation)[:60])
 
 
+#: Where a question's subject gives way to a clause about it ('the Wi-Fi network | they should connect to',
+#: 'IT support | if something breaks at the weekend'): a site's search matches the thing, not the clause.
+_CLAUSE_WORDS = (
+    "that which who whom whose they we you i he she it if when whenever where while so because should could "
+    "would can will must"
+).split()
+_CLAUSE = re.compile(  # lower case: "IT support" stays; 'network | a contractor should use' is a clause too
+    r"\s+(?:(?:" + "|".join(_CLAUSE_WORDS) + r")|(?:a|an|the|my|our|your)\s+[\w-]+\s+"
+    r"(?:should|could|would|can|will|must|needs?|wants?|has|have|is|are|uses?|gets?))\b.*$"
+)
+
+
+_NOT_SEARCHED = FUNCTION_WORDS | set(_CLAUSE_WORDS) | {"about"}
+
+
 def search_texts(query: Query) -> list[str]:
-    """What to type into a site's search box, best first: the thing the question names, then the rest of its
-    subject in a few content words; never the whole question."""
+    """What to type into a site's search box, best first: the thing the question names (without a clause
+    about it: most site searches want every word typed to match), then the rest of its subject in a few content
+    words; never the whole question."""
     out = [(a or b).strip() for a, b in _QUOTED.findall(query.question)]  # a title the user quoted
     if query.entity:
-        out.append(re.sub(r"^(?:the|a|an)\s+", "", query.entity.strip(), flags=re.I))
+        entity = re.sub(r"^(?:the|a|an)\s+", "", query.entity.strip(), flags=re.I)
+        core = _CLAUSE.sub("", entity).strip()
+        out += [core, entity] if len(core.split()) >= 1 and core != entity else [entity]
     if query.section:
         out.append(query.section.strip())
     named = set(tokens(query.entity)) if query.entity else set()
-    rest = [w for w in subject_words(query) if w not in named]
+    rest = [w for w in subject_words(query) if w not in named and w not in _NOT_SEARCHED]
     property_of_entity = bool(query.entity and query.value_type and len(query.attr.split()) <= 2)
     if rest and not property_of_entity:  # 'the price of X': X is the subject, price one of its properties
         out.append(" ".join(rest[:4]))
@@ -79,7 +98,22 @@ def next_search(query: Query, observation: Observation, history: list[HistoryIte
     if not has_search_box(observation) or searches_made(history) >= MAX_SEARCHES:
         return None
     done = {h.get("plan_step") for h in history}
-    return next((words for words in search_texts(query) if Search(words).step() not in done), None)
+    typed = {
+        norm(str((h.get("args") or {}).get("query") or "")) for h in history if h.get("action") == "search"
+    }
+    return next(
+        (
+            words
+            for words in search_texts(query)
+            if Search(words).step() not in done and norm(words) not in typed
+        ),
+        None,
+    )
+
+
+def searched_in_vain(history: list[HistoryItem], observation: Observation) -> bool:
+    """This is the page the run's last search led to, and it says nothing matched."""
+    return on_results(history, observation) and says_no_results(observation)
 
 
 def searches_made(history: list[HistoryItem]) -> int:

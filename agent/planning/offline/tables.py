@@ -12,12 +12,13 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
+from agent.dom.text import GOAL_STOPWORDS
 from agent.planning.offline.columns import column_mismatch, value_shape
 from agent.planning.offline.dates import parse_when, value_kind
 from agent.planning.offline.page import rect, role_of, visible_text
 from agent.planning.offline.questions import Answer, Query
 from agent.planning.offline.text import TIME_IDIOM, token_match, tokens
-from agent.planning.offline.values import VALUE_RX
+from agent.planning.offline.values import MONEY_NOUNS, VALUE_RX
 from agent.types import Element, Observation
 
 _ROW_SLACK = 6.0
@@ -134,7 +135,11 @@ def table_answer(query: Query, observation: Observation) -> Answer | None:
         named = _named_row_key(query.question, cells + row_heads, headers) or _next_row_key(
             query.question, observation, cells, headers
         )
-        named = named or _month_row_key(query.question, cells)
+        named = (
+            named
+            or _month_row_key(query.question, cells)
+            or _row_of_most_words(query.question, cells, headers, query.entity)
+        )
         keys = [named] if named is not None else _latest_rows(query.question, cells, headers)
     longest = max((len(k.text) for k in keys), default=0)
     found = [a for k in keys if len(k.text) == longest and (a := _row_answer(query, k, cells, headers))]
@@ -179,13 +184,20 @@ _MONTH_SAID = re.compile(r"\b(?P<m>" + "|".join(m for m in _MONTHS if m != "may"
 
 
 def _month_row_key(question: str, cells: list[Cell]) -> Cell | None:
-    """'the booking reference for my October stay': the one row whose date falls in the month named."""
+    """'the booking reference for my October stay': the one row whose date falls in the month named, when no
+    other row names that month (a bill dated 8 January and the bill for the period of January are two rows)."""
     said = _MONTH_SAID.search(question)
     if said is None or re.search(r"\b\d{1,2}(?:st|nd|rd|th)?\s+" + said.group("m"), question, re.I):
         return None  # ('on 2 October' names a day: the row saying it is named as it is)
     month = _MONTHS.index(said.group("m").lower()) + 1
     dated = [c for c in cells if (when := _day(c.text)) is not None and when.month == month]
-    return dated[0] if len(dated) == 1 else None
+    if len(dated) != 1:
+        return None
+    named = re.compile(rf"\b(?:{said.group('m')}|{calendar.month_abbr[month]})\b\.?", re.I)
+    others = [c for c in cells if abs(c.y - dated[0].y) > _ROW_SLACK and named.search(c.text)]
+    return (
+        None if others else dated[0]
+    )  # ('1 January to 31 January' on another row: that row is January's too)
 
 
 _LATEST = re.compile(r"\blast\s+time\b|\blatest\b|\bmost\s+recent(?:ly)?\b", re.I)
@@ -203,6 +215,47 @@ def _latest_rows(question: str, cells: list[Cell], headers: list[Cell]) -> list[
         if len(dated) >= 2 and len(dated) == len(below):
             keys.append(max(dated, key=lambda d: d[0])[1])
     return keys
+
+
+#: A row picked by the question's words across its cells needs this many of them, and this many more than any
+#: other row: 'IT support ... at the weekend' is the row 'IT out-of-hours support | weekends and bank holidays'.
+_ROW_WORDS, _ROW_MARGIN = 3, 2
+
+
+def _row_of_most_words(
+    question: str, cells: list[Cell], headers: list[Cell], entity: str = ""
+) -> Cell | None:
+    """The row whose cells say clearly more of the question's words than any other row, or the one row that
+    names every word of the thing asked about ('the car' in 'Car or small van up to 5m'), keyed by its first
+    cell; None when no row stands out so (the question then names no row of this table)."""
+    column_words = {w for h in headers for w in tokens(h.text)}
+    asked = {
+        w for w in tokens(TIME_IDIOM.sub(" ", question)) if w not in _NOT_COLUMN and w not in column_words
+    }
+    thing = {w for w in tokens(entity) if w not in GOAL_STOPWORDS and w not in column_words}
+    rows: list[list[Cell]] = []
+    for cell in sorted(cells, key=lambda c: (c.y, c.x)):
+        if rows and abs(rows[-1][0].y - cell.y) <= _ROW_SLACK:
+            rows[-1].append(cell)
+        else:
+            rows.append([cell])
+
+    def hits(row: list[Cell], words: set[str]) -> set[str]:
+        said = [w for c in row for w in tokens(c.text)]
+        return {a for a in words if max((token_match(a, w) for w in said), default=0.0) >= 0.8}
+
+    # the one row that says any word of the thing at all, and says them all ('Blue Widget Pro' beside 'Red
+    # Widget' is no row of 'the blue widget': another row says 'widget' too)
+    naming = [row for row in rows if thing and hits(row, thing)]
+    if len(naming) == 1 and hits(naming[0], thing) == thing:
+        return min(naming[0], key=lambda c: c.x)
+    scored = [(len(hits(row, asked)), row) for row in rows]
+    scored.sort(key=lambda t: t[0], reverse=True)
+    if not scored or scored[0][0] < _ROW_WORDS:
+        return None
+    if len(scored) > 1 and scored[0][0] - scored[1][0] < _ROW_MARGIN:
+        return None
+    return min(scored[0][1], key=lambda c: c.x)
 
 
 def _mentioned_with_header(question: str, cell: Cell, headers: list[Cell]) -> bool:
@@ -243,6 +296,13 @@ def _row_answer(
         return None
     score, cell, header = best
     label = f"{row_name.text} {key.text}" if row_name else key.text
+    if query.value_type == "money":  # 'the daily standing charge' is no 'Exit fee' however much both cost
+        which = [w for w in tokens(query.attr) if w not in MONEY_NOUNS and w not in key_words]
+        named = tokens(header.text)
+        if which and not any(max((token_match(w, h) for h in named), default=0.0) >= 0.7 for w in which):
+            return score, Answer(
+                False, f"No column of the table gives the {query.attr}: {header.text!r} is another."
+            )
     rivals = _rival_columns(cell, row, headers)
     keyed = " ".join(c.text for c in [key, *row] if not value_shape(c.text))
     if column_mismatch(said, header.text, [h.text for h, _ in rivals], keyed):

@@ -54,6 +54,13 @@ VALUE_RX: dict[str, re.Pattern[str]] = {
 }
 
 
+#: Words that only say a value is an amount ('the concession price', 'the return fare'): the other words of the
+#: attribute say which amount.
+MONEY_NOUNS = frozenset(
+    "price prices cost costs fee fees fare fares charge charges amount amounts total sum".split()
+)
+
+
 def page_lines(observation: Observation) -> list[str]:
     text = observation.get("page_text") or ""
     if not text:

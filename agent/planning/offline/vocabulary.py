@@ -276,3 +276,13 @@ def label_forms(attr_text: str) -> tuple[str, ...]:
             root = root[:-1] if root.endswith("e") else root
             forms += (f"{root}ed by", f"{root}er", f"{root}or")
     return tuple(dict.fromkeys(forms))
+
+
+#: People a goal's situation introduces ("a contractor is coming in", "my dad uses BSL"): whom a later 'they',
+#: 'he' or 'she' means.
+PEOPLE: tuple[str, ...] = tuple(
+    """contractor contractors visitor visitors guest guests dad mum mom mother father son daughter partner wife
+    husband friend friends colleague colleagues child children kid kids manager boss student students parent
+    parents grandmother grandfather grandma grandpa nephew niece brother sister client clients customer customers
+    employee employees tenant tenants neighbour neighbor teenager carer baby toddler""".split()
+)

@@ -14,6 +14,7 @@ from typing import Any
 from agent.planning.offline.columns import column_mismatch
 from agent.planning.offline.page import ELEMENT_KINDS, site_words
 from agent.planning.offline.reading import no_identifier
+from agent.planning.offline.segments import class_mismatch, classes_in, nearest_class, rival_segment
 from agent.planning.offline.text import norm, stem
 from agent.planning.offline.urls import results_listing
 from agent.planning.offline.values import VALUE_RX, WHEN_ANSWER, names_someone
@@ -344,6 +345,26 @@ def _offline_blocks(quote: str, part: GoalPart, observation: dict[str, Any]) -> 
     return found
 
 
+def _class_item_of_the_page(part: GoalPart, place: dict[str, Any], reading: dict[str, Any] | None) -> bool:
+    """'Concession (60+, students) £7.75' in the tickets list of the exhibition's own page: an item naming the
+    class of value the question asks for, on a page whose title and heading name the subject (a
+    related item's price names no such class, and one naming another class is refused before this)."""
+    if reading is None or not str(place.get("why") or "").startswith("it sits in an item that does not name"):
+        return False
+    question = str(part.get("question") or "")
+    item = (
+        f"{place.get('label') or ''} {place.get('block_text') or ''}"  # a term's item may be its value alone
+    )
+    asked = classes_in(question)
+    near = nearest_class(question, item, str(place.get("text") or ""))
+    if not any(asked[:-1]) or any(a and n not in a for a, n in zip(asked, near, strict=False)):
+        return False  # the class word nearest the value is the one asked ('Adult £9.50 Concession ...')
+    page = _norm(f"{reading.get('title') or ''} {reading.get('heading') or ''}")
+    subject, must = list(part.get("subject") or []), list(part.get("must") or [])
+    hits = sum(1 for w in subject if w in page)
+    return bool(subject) and hits >= int(part.get("need") or len(subject)) and all(w in page for w in must)
+
+
 def answer_evidence(
     part: GoalPart,
     questions: list[GoalPart],
@@ -431,11 +452,18 @@ def answer_evidence(
                 wrong
                 or qualifier_mismatch(str(part.get("question") or ""), context)
                 or rival_key(str(part.get("question") or ""), context, quote, observation)
+                or rival_segment(str(part.get("question") or ""), str(place.get("text") or ""), quote)
+                or class_mismatch(str(part.get("question") or ""), str(place.get("text") or ""), quote)
+                or class_mismatch(str(part.get("question") or ""), str(place.get("block_text") or ""), quote)
             )
             if wrong:
                 why = why or f"{label}: {quote!r} was found, but {wrong}"
                 continue
-            if place.get("ok") or kind in ("heading", "message"):
+            if (
+                place.get("ok")
+                or kind in ("heading", "message")
+                or _class_item_of_the_page(part, place, mine[quote])
+            ):
                 other = column_mismatch(
                     str(part.get("question") or ""),
                     place.get("column"),

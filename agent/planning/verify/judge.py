@@ -16,7 +16,7 @@ from typing_extensions import TypedDict
 
 from agent.dom.text import mentioned_in_passing
 from agent.evidence import keywords
-from agent.planning.offline.dates import WIRE_FORMATS, wire_value
+from agent.planning.offline.dates import FIELD_DATE_HINTS, WIRE_FORMATS, field_value, wire_value
 from agent.planning.offline.page import CLICK_ROLES
 from agent.planning.verify.answers import answer_evidence
 from agent.planning.verify.changes import change_evidence
@@ -140,7 +140,15 @@ def _forms(value: Any) -> set[str]:
     """The requested value and the same date or time as an input's wire value ("05/20/2010" -> "2010-05-20"):
     typing either into the field does what the goal asked."""
     text = str(value or "")
-    return {_norm(text)} | {_norm(wire_value(text, kind)) for kind in WIRE_FORMATS}
+    wired = {_norm(wire_value(text, kind)) for kind in WIRE_FORMATS}
+    figures = {_norm(field_value(text, "", hint)) for hint in FIELD_DATE_HINTS}
+    # ('04/03/1972' is 4 March one way and 3 April the other: only a date that reads one way proves itself)
+    return {_norm(text)} | wired | {f for f in figures if not _either_way(f)}
+
+
+def _either_way(figures: str) -> bool:
+    m = re.fullmatch(r"(\d{1,2})[/.-](\d{1,2})[/.-]\d{2,4}", figures)
+    return bool(m) and m.group(1) != m.group(2) and int(m.group(1)) <= 12 and int(m.group(2)) <= 12
 
 
 def _field(part: GoalPart, items: Items) -> Proof:

@@ -53,7 +53,7 @@ _DAY_NAME = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?"
 _TIME = r"\d{1,2}[:.]\d{2}(?:\s*[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\.?"
 _DATE = re.compile(
     rf"{_DAY_NAME}(?P<d>\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}(?:,?\s+\d{{4}})?|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?"
-    rf"(?:,?\s+\d{{4}})?|\d{{4}}-\d{{2}}-\d{{2}})(?:,?\s+at\s+(?P<t>{_TIME}))?",
+    rf"(?:,?\s+\d{{4}})?|\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}[/.]\d{{1,2}}[/.]\d{{4}})(?:,?\s+at\s+(?P<t>{_TIME}))?",
     I,
 )
 #: What a day is, by the words said just before it.
@@ -113,6 +113,25 @@ def _named_by_email(text: str, emails: list[str]) -> str:
     return ""
 
 
+#: A name that leads a run of personal details: 'Derek Hammond, born 4 March 1972, phone ...'.
+_LEADS_DETAILS = re.compile(
+    r"(?:^|(?<=[.,;:!?]\s))(?P<n>(?-i:[A-Z][a-z'’-]+)(?:\s+(?-i:[A-Z][a-z'’-]+)){1,2})\s*(?:,|\(|-|–)\s*"
+    r"(?:(?:born|date\s+of\s+birth|dob|aged?|phone|mobile|tel|telephone|e-?mail)\b|b\.|d\.o\.b\.?)",
+    I,
+)
+
+
+def _named_before_details(text: str) -> str:
+    """A name said first in a run of the person's details (born, phone, email), without a word that cues it."""
+    return next(
+        (
+            m.group("n") for m in _LEADS_DETAILS.finditer(text)
+            if not _NOT_NAMES.match(m.group("n")) and m.group("n").split()[0].lower() not in BOOKING_VERBS
+        ),
+        "",
+    )  # fmt: skip
+
+
 def is_booking(goal: RecordGoal) -> bool:
     """The record is a booking, an order or an application made through the site's own form."""
     return goal.op == "create" and goal.verb in BOOKING_VERBS
@@ -129,7 +148,8 @@ def _dates(text: str) -> tuple[list[tuple[str, str]], str]:
         role = _day_role(text[: m.start()])
         found.append((f"{role} date".strip() if role != "date of birth" else role, m.group("d")))
         if m.group("t"):
-            found.append((f"{role} time".strip() if role != "date of birth" else "time", m.group("t")))
+            said = re.sub(r"(?<=[ap]m)\.$", "", m.group("t"), flags=I)  # '11am.' ends its sentence
+            found.append((f"{role} time".strip() if role != "date of birth" else "time", said))
     return found, _DATE.sub(" ", text)
 
 
@@ -182,9 +202,11 @@ def read_booking(goal: str) -> RecordGoal | None:
         if sum(ch.isdigit() for ch in m.group("p")) >= 9:
             settings.append(((m.group("cue") or "phone").lower(), m.group("p").strip()))
     details = _PHONE.sub(" ", details)
-    person = next(
-        (m.group("n") for m in _PERSON.finditer(details) if not _NOT_NAMES.match(m.group("n"))), ""
-    ) or _named_by_email(before_email, emails)
+    person = (
+        next((m.group("n") for m in _PERSON.finditer(details) if not _NOT_NAMES.match(m.group("n"))), "")
+        or _named_by_email(before_email, emails)
+        or _named_before_details(before_email)
+    )
     if person:
         settings.append(("full name", person))
     settings += days + _counts(details)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from agent.dom.text import GOAL_STOPWORDS
 from agent.planning.offline import page as kinds
 from agent.planning.offline.dates import value_kind
 from agent.planning.offline.records.forms import (
@@ -24,7 +25,7 @@ from agent.planning.offline.records.forms import (
     with_synonyms,
 )
 from agent.planning.offline.records.goal import STATUS_WORDS, RecordGoal
-from agent.planning.offline.text import norm, unmask
+from agent.planning.offline.text import norm, tokens, unmask
 from agent.types import Element, Observation
 
 #: A count of something ('2 adults', '60 tablets'): a number field or a list of numbers takes the number.
@@ -180,6 +181,43 @@ def _said_radios(goal: RecordGoal, fields: list[Element], taken: set[int]) -> li
     return [Fill(e, field_label(e), "check", "option") for e in said if not e.get("checked")]
 
 
+#: Words a goal says it does not want: 'no breakfast', "don't need parking", 'without insurance'.
+_NEGATED = re.compile(
+    r"\b(?:no|not|don['’]?t|doesn['’]?t|without|never|nor)\s+((?:[\w'’-]+\s+){0,2}[\w'’-]+)", re.I
+)
+
+
+def _radios_by_meaning(goal: RecordGoal, fields: list[Element], taken: set[int]) -> list[Fill]:
+    """The one radio of a group that shares a word with what the goal says beyond the thing booked ("I'm paying
+    for it myself" picks 'I'll pay (£16.95)' over 'I'm eligible for a free NHS flu jab'); a group none or several
+    of whose radios do so is left to the page."""
+
+    def words(text: str) -> set[str]:  # ('paying' and 'pay' are one word here)
+        return {
+            re.sub(r"(?<=\w{3})(?:ing|ed)$", "", t)
+            for t in tokens(text)
+            if len(t) > 2 and t not in GOAL_STOPWORDS
+        }
+
+    negated = words(" ".join(m.group(1) for m in _NEGATED.finditer(goal.wording)))  # 'no breakfast please'
+    said = words(goal.wording) - words(goal.about) - words(goal.noun) - negated
+    groups: dict[str, list[Element]] = {}
+    for el in fields:
+        if (el.get("input_type") or el.get("role") or "") == "radio":
+            groups.setdefault(str((el.get("attrs") or {}).get("name") or "radios"), []).append(el)
+    fills = []
+    for radios in groups.values():
+        if any(e.get("checked") or int(e.get("id") or -1) in taken for e in radios):
+            continue
+        meant = [
+            e for e in radios
+            if words(re.split(r"[(:–—]", field_label(e))[0]) & said
+        ]  # fmt: skip
+        if len(meant) == 1:
+            fills.append(Fill(meant[0], field_label(meant[0]), "check", "option"))
+    return fills
+
+
 def _goal_options(goal: RecordGoal, fields: list[Element], taken: set[int]) -> list[Fill]:
     """Dropdown options the goal names in passing ('an enhancement for the editor component'): the page decides."""
     words = f" {norm(goal.wording)} "
@@ -259,7 +297,9 @@ def plan_fills(goal: RecordGoal, observation: Observation) -> tuple[list[Fill], 
         fills += _labelled_fills(goal, fields, taken)
         taken = {int(f.element.get("id") or -1) for f in fills}
         fills += _goal_options(goal, fields, taken)
-        fills += _said_radios(goal, fields, taken) if goal.verb and goal.op == "create" else []
+        if goal.verb and goal.op == "create":
+            fills += _said_radios(goal, fields, taken)
+            fills += _radios_by_meaning(goal, fields, {int(f.element.get("id") or -1) for f in fills})
     if goal.op in STATUS_WORDS:
         status = next((f for w in STATUS_WORDS[goal.op] if (f := _value_fill("status", w, fields))), None)
         if status is None:

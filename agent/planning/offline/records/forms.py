@@ -11,7 +11,8 @@ import re
 from dataclasses import dataclass
 
 from agent.planning.offline import page as kinds
-from agent.planning.offline.dates import WIRE_FORMATS, wire_value
+from agent.planning.offline.dates import WIRE_FORMATS, field_value, wire_value
+from agent.planning.offline.matching import same_time_option
 from agent.planning.offline.page import labels, reading_order, role_of, visible_text
 from agent.planning.offline.records.goal import CONTROL_WORDS, RecordGoal, kind_of
 from agent.planning.offline.semantic import blended
@@ -127,6 +128,9 @@ def with_synonyms(words: str) -> list[str]:
 def option_of(el: Element, value: str) -> str:
     """The option of a dropdown that ``value`` means ('' when none is close)."""
     options = [o for o in el.get("options") or [] if o.strip()]
+    same_time = same_time_option(options, value)  # '10:20' for '10.20am'
+    if same_time is not None:
+        return same_time
     scored = sorted(((similarity(value, o), o) for o in options), reverse=True)
     return scored[0][1] if scored and scored[0][0] >= OPTION_MATCH else ""
 
@@ -159,7 +163,10 @@ def holds(fill: Fill) -> bool:
     kind = el.get("input_type") or ""
     if current and kind in WIRE_FORMATS:  # a date field shows '2027-03-11' for '11 March 2027'
         return norm(wire_value(fill.value, kind)) == current
-    return current == norm(fill.value)
+    hint = (
+        f"{el.get('placeholder') or ''} {el.get('name') or ''}"  # ... or '11/03/2027' when it says DD/MM/YYYY
+    )
+    return current in (norm(fill.value), norm(field_value(fill.value, kind, hint)))
 
 
 def save_control(
