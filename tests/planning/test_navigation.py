@@ -295,3 +295,17 @@ def test_a_search_already_typed_is_not_typed_again():
         analyze("What's the name of the Wi-Fi network they should connect to?"), page.build(), history
     )
     assert move is None or move.step != 'Search for "Wi-Fi network"'
+
+
+def test_a_lead_named_by_another_number_is_no_lead():
+    """'invoice INV-2024-0012': the link 'INV-2024-0011' shares the word 'inv', not the number asked for."""
+    from agent.planning.offline.leads import subject_lead
+
+    p = Page("https://arts.test/billing", "Billing")
+    p.link("INV-2024-0011", "/invoice?n=INV-2024-0011", y=140)
+    p.link("INV-2024-0012", "/invoice?n=INV-2024-0012", y=180)
+    step = subject_lead(analyze("find out the total amount of invoice INV-2024-0012"), p.build())
+    assert step is not None and "INV-2024-0012" in step
+    cart = Page("https://shop.test/", "Shop")
+    cart.link("Cart (2)", "/cart", y=20)
+    assert subject_lead(analyze("what is the cart total"), cart.build()) is not None  # no number asked

@@ -104,11 +104,15 @@ def subject_lead(query: Query, observation: Observation, seen: Collection[str] =
     """A short link all of whose words the question uses ('Cart (2)' for 'what is the cart total'), to a page
     not seen yet in this run (``seen``: URLs without fragment; this page always counts as seen)."""
     words = set(subject_words(query))
+    figures = {t for t in tokens(query.question) if any(ch.isdigit() for ch in t)}
     best: tuple[int, str] | None = None
     here = (observation.get("url") or "").split("#", 1)[0]
     for el in _short_links(observation):
         if attr(el, "href").split("#", 1)[0] in {here, *seen}:
             continue  # a link back to a page already read leads nowhere new
+        theirs = {t for t in tokens(visible_text(el)) if any(ch.isdigit() for ch in t)}
+        if figures and theirs - figures:
+            continue  # 'INV-2024-0011' is no lead to invoice INV-2024-0012
         link_words = {t for t in tokens(visible_text(el)) if not t.isdigit()} - _FILLER_WORDS
         if link_words and link_words <= words and (best is None or len(link_words) > best[0]):
             best = (len(link_words), _link_step(el))
