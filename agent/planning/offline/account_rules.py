@@ -145,7 +145,9 @@ _AS_ACCOUNT = re.compile(
 )
 #: A role before an identifier with a digit: 'student 2231907', 'patient P-20577' (the form asks for its number).
 _ROLE_ID = re.compile(
-    r"^\s*(?:as|i'?m|i\s+am)\s+(?:(?:an?|the)\s+)?(?P<f>[a-z]+)\s+(?P<u>[\w.-]*\d[\w.-]*)\b", I
+    r"^\s*(?:as|i'?m|i\s+am)\s+(?:(?:an?|the)\s+)?(?!(?:login|log-in|user(?:name)?)\b)(?P<f>[a-z]+)\s+"
+    r"(?P<u>[\w.-]*\d[\w.-]*)\b",
+    I,
 )
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from agent import terminals
 from agent.planning.base import HistoryItem, PlanRequest, PlanResult
+from agent.planning.offline.account_rules import is_login_clause
 from agent.planning.offline.intents import Click, Navigate, Search
 from agent.planning.offline.page import is_link, visible_text
 from agent.planning.offline.records.addresses import numbered_address
@@ -22,7 +23,7 @@ from agent.planning.offline.records.forms import (
 from agent.planning.offline.records.goal import RecordGoal, kind_of, record_question
 from agent.planning.offline.records.outcome import next_steps, plan_result, unmet
 from agent.planning.offline.records.progress import clicked_targets, ok_steps, searched_queries
-from agent.planning.offline.text import similarity, split_identifier
+from agent.planning.offline.text import similarity, split_identifier, tokens
 from agent.planning.offline.vocabulary import RECORD_PLACES
 from agent.types import Observation
 
@@ -141,3 +142,29 @@ def record_page_first(question: str, request: PlanRequest, loose: bool = False) 
     found = record_lookup(question, request)
     steps = (found or {}).get("proposed_actions") or []
     return found if steps and str(steps[0]).startswith(("Click", "Navigate")) else None
+
+
+#: Words of a link that say what it does, not what it is about ('Switch tariff', 'Update details', 'My account').
+_LINK_VERBS = frozenset(
+    "my your our view see manage update change edit submit send give enter make new add switch move book online "
+    "account home overview dashboard".split()
+)
+
+
+def subject_link(goal: RecordGoal, observation: Observation, tried: set[str]) -> Any:
+    """A link named by what the change is about: 'Meter readings' for 'submit my meter readings ...', 'Tariff'
+    for 'switch my energy tariff to ...'. Every word the link says of its subject is in the goal's sentence
+    of the change (its log-in left out); the link saying most of them wins."""
+    said = " ".join(
+        s for s in re.split(r"(?<=[.!?])\s+", goal.said) if s.strip() and not is_login_clause(s.strip(" .!?"))
+    )
+    wanted = set(tokens(re.sub(r"\x00\d+\x00", " ", said))) - {tokens(v)[0] for v in goal.values if tokens(v)}
+    best, best_score = None, 0
+    for e in observation.get("elements") or []:
+        text = visible_text(e)
+        if not is_link(e) or not text or len(text) > 30 or text in tried:
+            continue
+        subject = [w for w in tokens(text) if w not in _LINK_VERBS]
+        if subject and all(w in wanted for w in subject) and len(subject) > best_score:
+            best, best_score = e, len(subject)
+    return best

@@ -14,6 +14,7 @@ from functools import lru_cache
 from agent.planning.offline.account_rules import is_login_clause
 from agent.planning.offline.dates import date_span
 from agent.planning.offline.records.invites import invitation
+from agent.planning.offline.records.restate import restate
 from agent.planning.offline.text import mask_quotes, unmask
 
 I = re.IGNORECASE  # noqa: E741 - short alias keeps the patterns readable
@@ -101,7 +102,12 @@ _VALUE_FIELD = re.compile(
     r"\bwith\s+(?:an?\s+|the\s+)?(?P<v>[a-z]+)\s+(?P<f>priority|severity|urgency|importance|status|impact)\b",
     I,
 )
-_V = r"(?P<v>\x00\d+\x00|\+?\d[\d ().-]{4,}\d|[\w.@/-]+)"  # (a phone number keeps its groups)
+#: A value: quoted, a phone number (it keeps its groups), a run of capitalised words or codes ('Fix 12 Green',
+#: 'YK27 HBN'), or one word.
+_V = (
+    r"(?P<v>\x00\d+\x00|\+?\d[\d ().-]{4,}\d|(?-i:[A-Z0-9][\w.&'/-]*(?:\s+[A-Z0-9][\w.&'/-]*)+)(?=\s*$)"
+    r"|[\w.@/-]+)"
+)
 _F = r"(?P<f>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
 #: "with priority critical", "and severity: major"
 _WITH_SETTING = re.compile(
@@ -109,9 +115,9 @@ _WITH_SETTING = re.compile(
 )
 #: "(raise) its priority to critical", "(change) the status of ticket 7 to closed"
 _VERB_SETTING = re.compile(
-    r"^(?:its|the|their|this|that|my|our|your)?\s*"
+    r"^(?:its|the|their|this|that|my|our|your)?\s*(?:(?-i:[A-Z][\w'&-]*)\s+){0,2}"  # ('my Brightwell tariff')
     + _F
-    + r"(?:\s+(?:of|on|for|in)\s+.+?)?\s+(?:to|as|=)\s+"
+    + r"(?:\s+(?:of|on|for|in)\b.*?)?\s+(?:to|as|=)\s+"
     + _V
     + r"\s*$",
     I,
@@ -264,6 +270,7 @@ def _clean(value: str, spans: tuple[str, ...]) -> str:
 def read_record_goal(goal: str) -> RecordGoal | None:
     """The goal as a record operation, or None when its wording is not one (the grammar then has it)."""
     masked, spans = mask_quotes((goal or "").strip())
+    masked = restate(masked)  # 'My mobile number has changed to X. Please update it.': 'Update my ... to X'
     masked = re.sub(  # a quoted sentence ends its own: ': "Call after 5pm." Keep the rest'
         r"(\x00(\d+)\x00)(?=\s+[A-Z])",
         lambda m: m.group(1) + ("." if spans[int(m.group(2))].rstrip().endswith((".", "!", "?")) else ""),
@@ -353,7 +360,11 @@ def read_record_goal(goal: str) -> RecordGoal | None:
             settings.append(("title", _clean(to.group("v"), spans)))
             stripped = stripped[: to.start()]
     moved = (
-        re.search(r"\bto\s+(?:the\s+)?" + _F + r"\s+" + _V + r"\s*$", stripped, I) if op == "update" else None
+        re.search(
+            r"\bto\s+(?:the\s+)?(?P<f>(?-i:[a-z][\w-]*(?:\s+[a-z][\w-]*)?))\s+" + _V + r"\s*$", stripped, I
+        )
+        if op == "update"
+        else None
     )
     if moved and not settings and moved.group("f").lower() not in _NOT_FIELDS | KINDS[0] | KINDS[1]:
         settings.append(
@@ -362,7 +373,7 @@ def read_record_goal(goal: str) -> RecordGoal | None:
         stripped = stripped[: moved.start()]
     verb_setting = _VERB_SETTING.match(stripped.strip()) if op in ("update", "close", "reopen") else None
     for m in [*_WITH_SETTING.finditer(stripped), *([verb_setting] if verb_setting else [])]:
-        f = m.group("f").strip().lower()
+        f = re.sub(r"\s+(?:of|on|for|in)$", "", m.group("f").strip().lower())  # ('the registration on ...')
         if (
             f.split()[0] in _NOT_FIELDS
             or _noun_in(f)

@@ -48,6 +48,7 @@ from agent.planning.offline.records.finding import (
     listing_link,
     open_record,
     section_link,
+    subject_link,
 )
 from agent.planning.offline.records.forms import (
     Fill,
@@ -67,6 +68,7 @@ from agent.planning.offline.records.goal import (
 from agent.planning.offline.records.outcome import MAX_STEPS, next_steps, plan_result, unmet
 from agent.planning.offline.records.progress import (
     OWN_BUTTON,
+    clicked_since_save,
     clicked_targets,
     ok_steps,
     pending_save,
@@ -112,6 +114,8 @@ def record_goal_of(parsed: ParsedGoal) -> RecordGoal | None:
     if parsed.understood:
         if whole is not None and whole.op == "open" and _fills_after_opening(parsed.intents):
             return None  # 'open X, then type ... and click ...': opening is one of the steps the grammar read
+        if whole is not None and own_details(whole):
+            return whole  # 'update my mobile number to X': the grammar would type X wherever it stands
         return whole if whole is not None and (whole.about or whole.number or whole.search) else None
     if not parsed.unknown:
         return None
@@ -149,10 +153,13 @@ def leading_intents(parsed: ParsedGoal, record: RecordGoal | None = None) -> lis
     actions = [i for i in parsed.intents if not isinstance(i, Ask)]
     if record is not None and is_booking(record):
         return _logins(actions)
-    if parsed.unknown and read_record_goal(". ".join(parsed.unknown)) is not None:
-        return actions
     logins = [n for n, i in enumerate(actions) if isinstance(i, Submit) and i.purpose == "login"]
-    return actions[: logins[-1] + 1] if logins else []
+    if not (parsed.unknown and read_record_goal(". ".join(parsed.unknown)) is not None):
+        actions = actions[: logins[-1] + 1] if logins else []
+    values = [norm(v) for v in record.values] if record is not None else []
+    return [  # not the grammar's own guess at the change ('Type "Skerrow to YK27 HBN" into "registration"')
+        i for i in actions if not (isinstance(i, TypeText) and any(v and v in norm(i.text) for v in values))
+    ]
 
 
 def leading_goal(parsed: ParsedGoal, record: RecordGoal) -> str:
@@ -205,7 +212,9 @@ def plan_record(request: PlanRequest, goal: RecordGoal) -> PlanResult:
         step = Click(visible_text(lead), _role(lead), near=near).step()
         return next_steps([step], "towards the booking form", raw)
     if not found and mine:
-        place = own_list_link(goal, observation, clicked_targets(history), details=True)
+        place = subject_link(goal, observation, clicked_targets(history)) or own_list_link(
+            goal, observation, clicked_targets(history), details=True
+        )
         if place is not None:
             return next_steps([Click(visible_text(place), "link").step()], "the user's own details", raw)
     if not found:
@@ -218,6 +227,13 @@ def plan_record(request: PlanRequest, goal: RecordGoal) -> PlanResult:
     if section is not None:
         return next_steps(
             [Click(visible_text(section), "link").step()], f"the {goal.noun} section has its controls", raw
+        )
+    subject = (
+        subject_link(goal, observation, clicked_targets(history)) if goal.op in ("create", "update") else None
+    )
+    if subject is not None:
+        return next_steps(
+            [Click(visible_text(subject), "link").step()], "the page for what the change is about", raw
         )
     named = _page_by_name(goal, observation, history)
     if named:
@@ -383,7 +399,7 @@ def _fill(goal: RecordGoal, observation: Observation, fills: list[Fill], raw: di
     save = save_control(observation, [f.element for f in fills], own)
     if save is None:
         return unmet("step_failed", "The form has no control that saves it (only preview or cancel).", raw)
-    ticks = acknowledgement(observation) if is_booking(goal) else None  # 'I have read the booking conditions'
+    ticks = acknowledgement(observation)  # 'I have read the booking conditions', 'I understand any exit fees'
     if ticks is not None and all(f.element is not ticks for f in todo):
         todo.append(Fill(ticks, field_label(ticks), "check", "conditions"))
     steps = [fill_step(f) for f in todo][: MAX_STEPS - 1]
@@ -430,6 +446,12 @@ def _after_save(
         near = row_anchor(goal, chosen, observation)
         step = Click(visible_text(chosen), _role(chosen), near=near).step()
         return next_steps([step], "choose the item booked", raw)
+    since = clicked_since_save(history, own_save_words(goal))  # (opened again once, not round and round)
+    details = (
+        own_list_link(goal, observation, since, details=True) if own_details(goal) and not again else None
+    )
+    if details is not None:  # saved to the user's own details: their form, opened again, shows what was kept
+        return next_steps([Click(visible_text(details), "link").step()], "read the user's details again", raw)
     title = goal.title if goal.op == "create" else ""
     mine = RecordGoal(op="open", about=title or goal.about, number=goal.number)
     link = None if again else record_link(mine, observation, set())

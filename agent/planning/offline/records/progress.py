@@ -11,7 +11,7 @@ from agent.planning.offline.records.forms import SAVE
 from agent.planning.offline.records.goal import OPERATIONS
 
 #: A plan step that clicks a named control ('Click the "Renew" button'): the one home of this pattern.
-CLICKED = re.compile(r'^Click (?:the )?["“«\'](?P<t>.+?)["”»\'](?: \w+)?$')
+CLICKED = re.compile(r'^Click (?:the )?["“«\'](?P<t>.+?)["”»\'](?: (?P<role>\w+))?$')
 _SEARCHED = re.compile(r'^Search for ["“«\'](?P<q>.+?)["”»\']$')
 _FILL_STEP = re.compile(r"^(?:Type|Append|Replace|Select|Check|Choose) ")
 
@@ -26,6 +26,12 @@ def saving(control: str, own: tuple[str, ...] = ()) -> bool:
     """A control of that name saves the record ('Save', 'Submit', 'Resolve issue'; ``own``: the goal's own verb,
     'Assign' for 'assign ... to X')."""
     return bool(SAVE.search(control) or _OWN_SAVE.search(control) or _names_own(control, own))
+
+
+def _clicked_button(step: str) -> re.Match[str] | None:
+    """The click of a step that may have sent a form: never a link's ('Update details' opens the form)."""
+    m = CLICKED.match(step)
+    return m if m and m.group("role") != "link" else None
 
 
 def _names_own(control: str, own: tuple[str, ...]) -> bool:
@@ -54,7 +60,7 @@ def saves_sent(history: list[HistoryItem], own: tuple[str, ...] = ()) -> int:
         step = str(item.get("plan_step") or "")
         if _FILL_STEP.match(step):
             filled = True
-        m = CLICKED.match(step)
+        m = _clicked_button(step)
         if m and (
             (filled and (SAVE.search(m.group("t")) or _names_own(m.group("t"), own)))
             or _OWN_SAVE.search(m.group("t"))
@@ -96,9 +102,10 @@ def reread(history: list[HistoryItem], own: tuple[str, ...] = ()) -> bool:
     now shows what was stored, not what was typed."""
     items = ok_steps(history)
     for n in range(len(items) - 1, -1, -1):
-        m = CLICKED.match(str(items[n].get("plan_step") or ""))
-        if m and saving(m.group("t"), own):
+        step = str(items[n].get("plan_step") or "")
+        if (b := _clicked_button(step)) and saving(b.group("t"), own):
             return False
+        m = CLICKED.match(step)
         moved = n > 0 and items[n].get("url") != items[n - 1].get("url")
         if m and (moved or (items[n].get("effect") or {}).get("url_changed")):  # type: ignore[attr-defined]
             return True
@@ -111,7 +118,7 @@ def pending_save(history: list[HistoryItem], own: tuple[str, ...] = ()) -> bool:
         step = str(item.get("plan_step") or "")
         if _FILL_STEP.match(step):
             return False
-        m = CLICKED.match(step)
+        m = _clicked_button(step)
         if m and saving(m.group("t"), own):
             return True
     return False
@@ -128,3 +135,13 @@ def placed_in_form(history: list[HistoryItem]) -> set[str]:
         if m:
             done.add(m.group("v"))
     return done
+
+
+def clicked_since_save(history: list[HistoryItem], own: tuple[str, ...] = ()) -> set[str]:
+    """What was clicked after the last save: a page opened again to read the change is opened once."""
+    items = ok_steps(history)
+    for n in range(len(items) - 1, -1, -1):
+        m = _clicked_button(str(items[n].get("plan_step") or ""))
+        if m and saving(m.group("t"), own):
+            return clicked_targets(items[n + 1 :])
+    return set()

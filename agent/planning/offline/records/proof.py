@@ -30,6 +30,12 @@ CONFLICT = re.compile(
     re.I,
 )
 PREVIEW = re.compile(r"\bpreview\b", re.I)
+#: An alert that reports the save done, not a refusal ('Your details have been saved').
+_SAVED = re.compile(
+    r"\b(?:saved|updated|changed|done|success(?:ful(?:ly)?)?|thank\s+you|thanks|confirmed|received|submitted|"
+    r"booked|requested)\b",
+    re.I,
+)
 
 
 @dataclass
@@ -58,18 +64,28 @@ _DATES = re.compile(
 def _lines(observation: Observation, fields: bool = False) -> list[str]:
     """The page's text lines (a dropdown's option list is not a value shown); with ``fields``, each field of a
     form loaded afresh as 'Label: value' too (the record read again in its own edit form)."""
-    options = {
-        norm(o) for e in observation.get("elements") or [] if is_select(e) for o in e.get("options") or []
-    }
+    elements = observation.get("elements") or []
+    options = {norm(o) for e in elements if is_select(e) for o in e.get("options") or []}
+    choices = [norm(field_label(e)) for e in elements if _is_choice(e) and field_label(e)]
     text = f"{observation.get('title') or ''}\n{observation.get('page_text') or ''}"
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-    lines = [ln for ln in lines if norm(ln) not in options]
+    lines = [  # nor is a radio's or a tick box's own line ('Fix 12 Green - 24.02p/kWh'): a choice offered
+        ln
+        for ln in lines
+        if norm(ln) not in options and not any(c and norm(ln).startswith(c) for c in choices)
+    ]
     if fields:
         for e in form_fields(observation):
             value = str(e.get("value") or "").strip()
             if value and (is_text_field(e) or is_select(e)):
                 lines.append(f"{field_label(e).rstrip(': ')}: {' '.join(value.split())}")
+            elif _is_choice(e) and e.get("checked"):
+                lines.append(f"chosen: {field_label(e)}")  # the form loaded afresh has kept this choice
     return lines
+
+
+def _is_choice(e: dict) -> bool:
+    return (e.get("input_type") or "") in ("radio", "checkbox")
 
 
 def _same_day(line: str, value: str) -> bool:
@@ -91,6 +107,13 @@ def refusal(observation: Observation) -> str:
     for text in alerts:
         if CONFLICT.search(text) or ERROR_MESSAGE.search(text):
             return text[:200]
+    back = [f for f in form_fields(observation) if (f.get("input_type") or "") != "search"]
+    if back:  # the form is back, and an alert in the page's content says something of it
+        for e in elements:
+            text = visible_text(e)
+            main = (e.get("zone") or "main") not in ("header", "nav", "footer", "aside")
+            if role_of(e) == "alert" and main and text and not _SAVED.search(text):
+                return text[:200]  # ('Please confirm you've read the tariff information')
     for line in _lines(observation)[:400]:
         if CONFLICT.search(line):
             return line[:200]

@@ -294,7 +294,9 @@ def agree_control(goal: RecordGoal, observation: Observation, history: list[Hist
 
 #: A box the user ticks to say they know what the action means ('I have read the module handbook', 'I agree
 #: to the cancellation terms'): part of doing what they asked, on the page that confirms it.
-_ACKNOWLEDGE = re.compile(r"^\s*i\s+(?:have\s+read|agree|understand|accept|acknowledge|confirm)\b", re.I)
+_ACKNOWLEDGE = re.compile(
+    r"^\s*i(?:'ve|\s+have)\s+read\b|^\s*i\s+(?:agree|understand|accept|acknowledge|confirm)\b", re.I
+)
 
 
 def acknowledgement(observation: Observation) -> Element | None:

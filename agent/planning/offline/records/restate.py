@@ -1,0 +1,84 @@
+"""Record goals said as news or as a list, restated in the wording ``records.goal`` reads.
+
+People rarely say 'update my mobile number to X'. They say 'My mobile number has changed to X. Please update it
+on my account', or 'Submit my meter readings: electric 24871, gas 08412'. Both carry a change the goal asks for;
+restated as 'update my mobile number to X' and 'submit my meter readings with electric 24871 and gas 08412',
+the one reading of record goals serves them (no second parser for the same settings).
+"""
+
+from __future__ import annotations
+
+import re
+
+I = re.IGNORECASE  # noqa: E741 - short alias keeps the patterns readable
+
+_FIELD = r"(?P<f>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})"
+_VALUE = r"(?P<v>\S.*?)"
+_END = r"\s*(?:,?\s+please)?\s*[.!]?\s*$"
+#: 'My mobile number has changed to X', 'my new email address is X', 'our phone number is now X'.
+_NEWS = (
+    re.compile(
+        r"^(?:(?:hi|hello|fyi|so|just\s+so\s+you\s+know)\b[,\s]*)?(?:my|our)\s+"
+        + _FIELD
+        + r"\s+(?:has|have)\s+(?:now\s+|just\s+)?changed\s+to\s+"
+        + _VALUE
+        + _END,
+        I,
+    ),  # fmt: skip
+    re.compile(r"^(?:my|our)\s+new\s+" + _FIELD + r"\s+(?:is|will\s+be)\s*:?\s+" + _VALUE + _END, I),
+    re.compile(r"^(?:my|our)\s+" + _FIELD + r"\s+is\s+now\s+" + _VALUE + _END, I),
+    re.compile(
+        r"^(?:I|we)(?:'ve|\s+have)\s+(?:got\s+)?a\s+new\s+" + _FIELD + r"\s*[:,-]\s*" + _VALUE + _END, I
+    ),
+)
+#: What follows news of a change: the request to make it, which the restated change already is.
+_MAKE_IT = re.compile(
+    r"^(?:(?:please|kindly|so)\s+)?(?:(?:can|could|would)\s+you\s+(?:please\s+)?)?(?:update|change|amend|correct"
+    r"|record|put)\s+(?:it|this|that|them|the\s+record|my\s+(?:[\w'-]+\s+){0,3}(?:details|record|account|profile))"
+    r"\b.*$",
+    I,
+)
+#: 'electric 24871', 'gas 08412', 'water: 512': a field's words and its value in a list after a colon.
+_PAIR = re.compile(r"^\s*(?P<f>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s*:?\s+(?P<v>\d[\w./-]*)\s*$", I)
+_LIST = re.compile(r"^(?P<head>[^:\x00]*?\S)\s*:\s+(?P<items>[^:]+?)\s*[.!]?\s*$")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def restate(masked: str) -> str:
+    """``masked`` (quotes masked) with news of a change and a list of readings in the wording of a record
+    goal; every other sentence as it was."""
+    sentences = _SENTENCE_END.split(masked.strip())
+    out: list[str] = []
+    news = False
+    for sentence in sentences:
+        changed = _news(sentence)
+        if changed:
+            out.append(changed)
+            news = True
+            continue
+        if news and _MAKE_IT.match(sentence.strip()):
+            continue  # 'Please update it on my account': the change restated above is that request
+        out.append(_listed(sentence))
+    return " ".join(out)
+
+
+def _news(sentence: str) -> str:
+    for rx in _NEWS:
+        m = rx.match(sentence.strip())
+        if m:
+            return f"Update my {m.group('f')} to {m.group('v').strip()}."
+    return ""
+
+
+def _listed(sentence: str) -> str:
+    """'Submit my readings: electric 24871, gas 08412' -> '... with electric 24871 and gas 08412' when every
+    item of the list is a field's words and a figure; the sentence as it was otherwise."""
+    m = _LIST.match(sentence.strip())
+    if not m:
+        return sentence
+    items = [i for i in re.split(r"\s*(?:,|;|\band\b)\s*", m.group("items")) if i.strip()]
+    pairs = [_PAIR.match(i) for i in items]
+    if len(items) < 2 or not all(pairs):
+        return sentence
+    said = " and ".join(f"{p.group('f')} {p.group('v')}" for p in pairs if p)
+    return f"{m.group('head')} with {said}."

@@ -1,0 +1,139 @@
+"""Changes to the user's own account said the way people say them: news of a change ('My mobile number has
+changed to X. Please update it'), a list of readings after a colon, a switch to a named plan. Each is read as a
+record goal, reached by the link named for what it changes, and proven only by what the page keeps."""
+
+from __future__ import annotations
+
+from agent.planning.offline.grammar import parse_goal
+from agent.planning.offline.intents import TypeText
+from agent.planning.offline.records.finding import subject_link
+from agent.planning.offline.records.goal import read_record_goal
+from agent.planning.offline.records.plan import leading_intents, plan_record, record_goal_of
+from agent.planning.offline.records.progress import pending_save, reread
+from agent.planning.offline.records.proof import read_change, refusal
+from agent.planning.offline.records.restate import restate
+from tests.planning.pages import Page
+
+
+def test_news_of_a_change_is_the_update_it_asks_for():
+    goal = read_record_goal(
+        "My mobile number has changed to 07700 900 512. Please update it on my Hollybank Pharmacy account so I "
+        "still get the texts. Email m.ellison@example.com, password Camomile8."
+    )
+    assert goal is not None and goal.op == "update"
+    assert goal.settings == (("mobile number", "07700 900 512"),)
+    other = read_record_goal("I've got a new email address: jo@new.org. Please update my details.")
+    assert other is not None and other.settings == (("email address", "jo@new.org"),)
+    assert restate("My address is now 4 Mill Lane.") == "Update my address to 4 Mill Lane."
+    assert restate("My name is Ann. What is my balance?") == "My name is Ann. What is my balance?"
+
+
+def test_a_list_after_a_colon_gives_each_field_its_figure():
+    goal = read_record_goal("Submit my meter readings to Brightwell: electric 24871, gas 08412.")
+    assert goal is not None and goal.op == "create"
+    assert goal.settings == (("electric", "24871"), ("gas", "08412"))
+    said = "Book the room: Tuesday at 2pm, for three people."  # not a list of figures: as it was
+    assert restate(said) == said
+
+
+def test_a_named_value_of_several_words_and_a_brand_before_the_field():
+    goal = read_record_goal("Switch my Brightwell energy tariff to Fix 12 Green.")
+    assert goal is not None and goal.settings == (("energy tariff", "Fix 12 Green"),)
+    plate = read_record_goal("Can you update the registration on my July crossing to Skerrow to YK27 HBN?")
+    assert plate is not None and plate.settings == (("registration", "YK27 HBN"),)
+    moved = read_record_goal("Move ticket 12 to milestone 2.1")
+    assert moved is not None and moved.settings == (("milestone", "2.1"),)
+
+
+def test_an_own_details_update_the_grammar_also_reads_is_the_record_goal_and_logs_in_first():
+    """'Update my mobile number to X. Email ..., password ...' was typed into a 'mobile number' field before the
+    log-in: the grammar's guess at the change is no leading step."""
+    parsed = parse_goal(
+        "Update my mobile number to 07700 900 512. Email m.e@example.com, password Camomile8."
+    )
+    record = record_goal_of(parsed)
+    assert record is not None and record.op == "update"
+    leading = leading_intents(parsed, record)
+    assert [i.text for i in leading if isinstance(i, TypeText)] == ["m.e@example.com", "Camomile8"]
+
+
+def _portal() -> Page:
+    p = Page("http://energy.test/my", "My account - Brightwell")
+    for n, (text, href) in enumerate(
+        [
+            ("Overview", "/my"),
+            ("Bills", "/my/bills"),
+            ("Meter readings", "/my/readings"),
+            ("My tariff", "/my/tariff"),
+        ]
+    ):
+        p.link(text, href, y=60 + 30 * n, zone="nav")
+    p.add("h1", "Welcome back, Owen", y=200)
+    return p
+
+
+def test_the_link_named_for_what_the_change_is_about_is_followed():
+    readings = read_record_goal("Submit my meter readings to Brightwell: electric 24871, gas 08412.")
+    tariff = read_record_goal("Switch my Brightwell energy tariff to Fix 12 Green.")
+    observation = _portal().build()
+    assert subject_link(readings, observation, set())["name"] == "Meter readings"
+    assert subject_link(tariff, observation, set())["name"] == "My tariff"
+    assert subject_link(readings, observation, {"Meter readings"}) is None
+    history = [{"plan_step": "Submit the login form", "status": "success", "url": "http://energy.test/login"}]
+    planned = plan_record({"observation": observation, "history": history}, readings)
+    assert planned["proposed_actions"] == ['Click the "Meter readings" link']
+
+
+def _tariff_form(alert: str = "", checked: bool = False) -> Page:
+    p = Page("http://energy.test/my/tariff", "My tariff - Brightwell")
+    p.add("h1", "My tariff", y=60)
+    if alert:
+        p.add("div", alert, role="alert", y=90, w=600)
+    p.add("input", "", name="Brightwell Fix 12 Green", input_type="radio", checked=checked, y=120)
+    p.text("Brightwell Fix 12 Green - 24.02p/kWh electricity, exit fee £75")
+    p.add("input", "", name="I've read the tariff information", input_type="checkbox", role="checkbox", y=160)
+    p.add("button", "Switch tariff", y=200)
+    return p
+
+
+def test_a_form_back_with_an_alert_is_a_refusal_and_an_offered_choice_is_no_proof():
+    """The switch was refused ('Please confirm ...') and the form came back with the radio still chosen: its
+    own label once passed as the tariff 'shown'."""
+    goal = read_record_goal("Switch my Brightwell energy tariff to Fix 12 Green.")
+    refused = _tariff_form("Please confirm you've read the tariff information.", checked=True).build()
+    assert refusal(refused) == "Please confirm you've read the tariff information."
+    reading = read_change(goal, _tariff_form(checked=True).build())
+    assert not reading.proven
+    saved = Page("http://energy.test/my/tariff", "My tariff")
+    saved.add("button", "Switch tariff", y=200)
+    saved.add("div", "Your details have been saved.", role="alert", y=90)
+    assert refusal(saved.build()) == ""
+
+
+def test_the_acknowledgement_box_is_ticked_with_the_change():
+    goal = read_record_goal("Switch my Brightwell energy tariff to Fix 12 Green.")
+    history = [
+        {"plan_step": 'Click the "My tariff" link', "status": "success", "url": "http://energy.test/my"}
+    ]
+    planned = plan_record({"observation": _tariff_form().build(), "history": history}, goal)
+    steps = planned["proposed_actions"]
+    assert (
+        'Check "I\'ve read the tariff information"' in steps
+        and steps[-1] == 'Click the "Switch tariff" button'
+    )
+
+
+def test_a_link_named_like_a_save_opens_a_page_and_saves_nothing():
+    """'Update details' is the link to the form, not its save: read as a save, the form opened again after the
+    real save was taken for an unsaved one and the proof in its fields never read."""
+    history = [
+        {
+            "plan_step": 'Type "07700 900 512" into "Mobile phone"',
+            "status": "success",
+            "url": "http://x.test/d",
+        },
+        {"plan_step": 'Click the "Save changes" button', "status": "success", "url": "http://x.test/d"},
+        {"plan_step": 'Click the "Update details" link', "status": "success", "url": "http://x.test/"},
+    ]
+    assert pending_save(history, ("update",))
+    assert reread(history, ("update",))
