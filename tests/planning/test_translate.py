@@ -256,3 +256,41 @@ def test_a_paragraph_that_only_mentions_the_target_is_never_the_element_acted_on
     page = p.build()
     assert run('Select "12/02/2016" from "date"', page)["action"] is None
     assert grounded('Click "PDF"', page)["element_id"] == 5
+
+
+def _member_login(extra_box: bool = False):
+    p = pages.Page("http://cowork.test/login", "Members' area - Ropeworks")
+    p.add("input", "", name="Search the site", input_type="search", role="searchbox", y=20, zone="header")
+    p.add("input", "", name="Your Ropeworks number", input_type="text", y=120)
+    if extra_box:
+        p.add("input", "", name="Company", input_type="text", y=150)
+    p.add("input", "", name="Passphrase", input_type="password", y=180)
+    p.add("button", "Enter", y=220)
+    return p.build()
+
+
+def test_an_account_number_goes_into_the_log_in_forms_one_box_whatever_its_label():
+    """'Member RW-2291, passphrase ...' on a form labelled 'Your Ropeworks number': the goal's 'member' is on
+    no label, and the form has one box beside the password (the header's search box is not it)."""
+    page = _member_login()
+    action = grounded('Type "RW-2291" into "member"', page)
+    assert element(page, action["element_id"])["name"] == "Your Ropeworks number"
+    assert grounded('Type "RW-2291" into "username"', page)["element_id"] == action["element_id"]
+    two = _member_login(extra_box=True)  # two boxes beside the password: the page must say which
+    assert run('Type "RW-2291" into "member"', two)["status"] != "success"
+    assert run('Type "Wharf Street" into "street"', page)["status"] != "success"  # no account word
+
+
+def test_the_log_in_forms_email_box_not_the_footers_newsletter_box():
+    """'Email' in the footer (a newsletter's) matched 'email' better than the form's 'Email address' and the
+    log-in failed."""
+    p = pages.Page("http://books.test/account/login", "Sign in")
+    p.add("input", "", name="Email address", input_type="email", y=317)
+    p.add("input", "", name="Password", input_type="password", y=377)
+    p.add("button", "Sign in", y=418)
+    p.add("input", "", name="Email", input_type="email", y=807, zone="footer")
+    p.add("button", "Join", y=801, zone="footer")
+    page = p.build()
+    assert (
+        element(page, grounded('Type "h@x.io" into "email"', page)["element_id"])["name"] == "Email address"
+    )

@@ -21,8 +21,8 @@ _CRED = r"(?:" + MASK + r"\d+" + MASK + r"|[^\s,;()]+)"
 #: An account identifier a site may ask for instead of a user name: 'library card', 'member number', 'patient
 #: ID', 'card number' (the words the goal uses name the field).
 _IDENTIFIER = re.compile(
-    r"(?:\b(?:with|using)\s+|\(\s*|,\s*)(?:the\s+|my\s+|an?\s+)?(?P<f>(?:[a-z]+\s+){0,2}?(?:card|number|id|no\.?|code)"
-    r"(?:\s+(?:number|no\.?))?|account|member)\s*[:=#]?\s*(?P<u>"
+    r"(?:\b(?:with|using)\s+|\(\s*|,\s*)(?:the\s+|my\s+|an?\s+)?(?P<f>(?:[a-z]+\s+){0,2}?(?:card|number|id|no\.?|"
+    r"code|ref\b\.?|reference)(?:\s+(?:number|no\.?))?|account|member)\s*[:=#]?\s*(?P<u>"
     + MASK
     + r"\d+"
     + MASK
@@ -127,7 +127,7 @@ _SITE_NAME = re.compile(
     r"^\s*(?i:to|into|on|at)\s+(?:the\s+)?[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,3}(?=\s+(?i:as|with|using)\b|\s*[(,:]|\s*$)"
 )
 _WHERE = re.compile(
-    r"\b(?:to|into|on|at)\s+(?:the\s+|your\s+|my\s+|our\s+|their\s+)?[\w' -]{0,40}(?:portal|site|website|"
+    r"\b(?:to|into|on|at)\s+(?:the\s+|your\s+|my\s+|our\s+|their\s+)?[\w'&. -]{0,40}(?:portal|site|website|"
     r"account|area|app|dashboard|page|system|intranet|console|admin)\b",
     I,
 )
@@ -152,20 +152,21 @@ _ROLE_ID = re.compile(
 
 
 #: The words of an account's number or ID: 'member ID', 'membership number', 'account no.', 'customer number'.
-_ACCOUNT_NUMBER = (
-    r"(?i:member(?:ship)?\s+(?:number|no\.?|id)|account\s+(?:number|no\.?|id)|customer\s+(?:number|no\.?|id))"
+_ACCOUNT_NUMBER = (  # (any role's: 'pupil number', 'patient no.', 'tenancy ref'; a booking's goes with a surname)
+    r"(?i:member(?:ship)?\s+(?:number|no\.?|id)|(?!(?:booking|order|reservation|ticket|tracking|phone|mobile)\b)"
+    r"[a-z]+\s+(?:number|no\.|no\b|id|ref\.?|reference))"
 )
 #: The account stated rather than asked for: 'My login is dana@x.io / pw', 'Account: x@y.com, password pw',
 #: 'On Riverline Jobs (x@y.com / pw)' (the site's name, then the credentials in brackets).
 _STATED_ACCOUNT = re.compile(
-    r"^(?:(?:my|the|our)\s+)?(?:[A-Z][\w&'.-]*\s+){0,3}(?:(?P<kind>"
+    r"^(?:(?:my|the|our)\s+)?(?:(?:[A-Z][\w&'.-]*|(?i:portal|area|online|website|site))\s+){0,3}(?:(?P<kind>"
     + _ACCOUNT_NUMBER
     + r")|(?i:login|log-in|account|"
     r"credentials|login\s+details|account\s+details|sign[\s-]*in(?:\s+details)?|user(?:\s*name)?))\s*(?i:is|are|:)\s*"
     r"(?P<creds>.+)$"
     r"|^(?i:on|at|for)\s+(?:the\s+)?[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,3}\s*\((?P<bracket>[^()]+)\)\s*$"
-    r"|^(?:[A-Z][\w&'.-]*\s+){0,2}(?P<pair>(?i:user\s*name|username|user|e-?mail(?:\s+address)?|login|"
-    r"member(?:ship)?(?:\s+(?:number|no\.?|id))?|account\s+(?:number|no\.?|id)|customer\s+(?:number|no\.?|id))"
+    r"|^(?:[A-Z][\w&'.-]*\s+){0,2}(?P<pair>(?:(?i:user\s*name|username|user|e-?mail(?:\s+address)?|login|"
+    r"member(?:ship)?)|" + _ACCOUNT_NUMBER + r")"
     r"\s*:?\s+\S+\s*,?\s*(?i:and\s+)?(?i:my\s+)?(?i:password|passcode|passphrase|pin)\b.+)$"
 )
 
@@ -204,15 +205,23 @@ def parse_booking_reference(c: str, spans: tuple[str, ...]) -> list[Intent] | No
 
 def is_login_clause(clause: str) -> bool:
     """The clause says which account to use (it logs in), whatever else the goal asks."""
-    c = clause.strip()
+    c = _unbracketed(clause)
     return bool(_LOG_IN.match(c) or _AS_ACCOUNT.match(c) or _stated(c) or _BOOKING_REFERENCE.match(c))
 
 
 #: Credentials that start with the account number's own words ('member ID RW-2291', 'member RW-2291, ...').
-_NUMBERED_ACCOUNT = re.compile(r"^(?:member(?:ship)?|account|customer)\b", I)
+_NUMBERED_ACCOUNT = re.compile(r"^(?:member(?:ship)?\b|" + _ACCOUNT_NUMBER + ")", I)
+
+
+def _unbracketed(clause: str) -> str:
+    """A clause said in brackets of its own ('(Pupil number CW-4471, password Roundabout5)') without them."""
+    c = clause.strip()
+    m = re.fullmatch(r"\((?P<c>[^()]+)\)[.!]?", c)
+    return m.group("c").strip() if m else c
 
 
 def parse_login(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
+    c = _unbracketed(c)
     if re.match(r"^(?:log|sign)[\s-]*(?:out|off)\b|^(?:logout|signout)$", c, I):
         return [Click(target="log out")]
     stated = _stated(c)  # ('Login: x / pw' states the account; it asks for no login page by name)

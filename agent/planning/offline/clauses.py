@@ -10,12 +10,15 @@ import re
 
 from agent.planning.offline.form_rules import parse_type
 from agent.planning.offline.intents import TypeText
+from agent.planning.offline.text import SENTENCE_BREAK
 
 _HARD_SPLIT = re.compile(
     r"""\s*[\n;]+\s*
       | \s*,?\s*\b(?:and\s+then|then|after\s+that|afterwards?|after\s+which|and\s+finally|finally|lastly
                    |subsequently|once\s+(?:that\s+is|that's|it\s+is|it's)\s+done)\b[\s,:]*
-      | (?<=[.!?])\s+(?=\S)
+      | """
+    + SENTENCE_BREAK
+    + r"""(?=\S)
       | \s*,\s*(?:next|now)\s*,\s*""",
     re.I | re.X,
 )

@@ -196,8 +196,13 @@ _POSSESSIVE_END = re.compile(
     r"\b(?:its|their|his|her)\s+(?P<np>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)(?P<tail>\s+(?:is|are|was|were))?\s*\??$",
     re.I,
 )
+#: 'that' as a thing said before ('what would that cost me', 'how much is that'), not 'that' before a noun.
+_THAT = r"that(?=\s+(?:cost|costs|come\s+to|be|would|will)\b|\s*\??\s*$)"
 _OBJECT_BACK = re.compile(
-    r"\b(?:it|them)\b(?!\s+(?:says?|said|shows?|showed|displays?|reads?|means?|looks?|mentions?)\b)", re.I
+    r"\b(?:(?:it|them)\b(?!\s+(?:says?|said|shows?|showed|displays?|reads?|means?|looks?|mentions?)\b)|"
+    + _THAT
+    + ")",
+    re.I,
 )  # ('what it says' is what the page says)
 
 
@@ -339,8 +344,11 @@ _CONTEXT = re.compile(
     r"^(?:i['’]?m|i\s+am|i['’]?ve|i\s+have|i['’]?d\s+like|i\s+would\s+like|i\s+want|i\s+need|i['’]?ll|i\s+will|"
     r"i\s+plan|we['’]?re|we\s+are|we['’]?ve|we\s+have|we['’]?d\s+like|we\s+would\s+like|we\s+want|we\s+need|"
     r"we['’]?ll|we\s+will|we\s+plan|it['’]?s|it\s+is|this\s+is|(?:s?he|they)(?:['’]s|['’]re|\s+is|\s+are)|"
-    r"(?:my|our)\s+[\w-]+(?:['’]s)?(?:\s+[\w-]+)?\s+(?:is|are|has|have|was|were|wants?|needs?|uses?|likes?|in)|"
-    r"(?:my|our)\s+[\w-]+['’]s)\b",
+    r"(?:my|our)\s+[\w-]+(?:['’]s)?(?:\s+[\w-]+){0,4}?\s+(?:is|are|has|have|was|were|wants?|needs?|uses?|likes?|in|"
+    r"says?|said|told|thinks?|reckons?)|"
+    r"(?:my|our)\s+[\w-]+['’]s|"
+    r"(?-i:[A-Z])[\w&'.-]*(?:\s+(?-i:[A-Z])[\w&'.-]*){0,3}\s+(?:emailed|e-mailed|wrote|texted|rang|called|told\s+me|"
+    r"said|sent\s+me))\b",  # ('Kestrel Lettings emailed to say my rent account is behind')
     re.I,
 )
 #: What makes a sentence a detail to use rather than a situation to read past: a reference ('job SW-31877'), a
@@ -354,11 +362,12 @@ _CONTEXT_PLACE = re.compile(
 
 #: What the situation says the user is after: "I'm looking for The Salt Road by Imogen Hale".
 _AFTER = re.compile(
-    r"\b(?:looking\s+for|searching\s+for|trying\s+to\s+find|interested\s+in|after)\s+(?P<x>(?!to\b)[^,;]+?)\s*$",
+    r"\b(?:looking\s+for|searching\s+for|trying\s+to\s+find|interested\s+in|after|i\s+need)\s+(?P<x>(?!to\b)"
+    r"[^,;]+?)\s*$",
     re.I,
 )
 #: A question that points back at a thing ('its call number', 'how much is it'): it needs one to point at.
-_POINTS_BACK = re.compile(r"\b(?:its|it)\b", re.I)
+_POINTS_BACK = re.compile(r"\b(?:its|it\b|" + _THAT + ")", re.I)
 #: ... or at someone's: a business or a person the situation must name ('their young driver surcharge' at Redway;
 #: 'they should connect to' names who acts, not whose thing is asked for).
 _POINTS_AT_SOMEONE = re.compile(r"\b(?:their|his|her)\b", re.I)
@@ -388,9 +397,9 @@ def _in_context(ask: Ask, context: list[str], spans: tuple[str, ...]) -> Ask | N
     said = _who_acts(ask.question, context, spans)
     ask = Ask(said) if said != ask.question else ask
     wanted = [m.group("x") for c in context if (m := _AFTER.search(shown(c, spans)))]
-    if _POINTS_BACK.search(said) and not proper_names(
-        said.split(" ", 1)[-1]
-    ):  # ('... of X, which date is it')
+    if (
+        _POINTS_BACK.search(said) and (len(wanted) == 1 or not proper_names(said.split(" ", 1)[-1]))
+    ):  # ('... of X, which date is it'; 'I need the test reference. Can you get it from my Clearway account?')
         if len(wanted) != 1:
             return None
         thing = wanted[0]

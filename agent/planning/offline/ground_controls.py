@@ -15,6 +15,7 @@ from agent.planning.offline.grounding import (
     Failure,
     Grounding,
     last_field,
+    login_identifier,
     make_action,
     not_clickable_penalty,
     require,
@@ -172,14 +173,22 @@ def ground_choose(intent: Choose, g: Grounding) -> Action:
 
 
 def _field_candidates(g: Grounding, phrase: str) -> list[Scored]:
-    """Text fields and dropdowns for a field phrase (a dropdown only wins on a better label)."""
+    """Text fields and dropdowns for a field phrase (a dropdown only wins on a better label; with a log-in form
+    in the page's content, a footer's 'Email' for its newsletter is not the form's 'Email address')."""
+    signing_in = any((e.get("input_type") or "") == "password" and _in_content(e) for e in g.elements)
     return rank(
         g.elements,
         phrase,
         avoid=g.avoid,
         accept=lambda e: is_text_field(e) or is_select(e),
-        penalty=lambda e: 0.05 if is_select(e) else 0.0,
+        penalty=lambda e: (
+            (0.05 if is_select(e) else 0.0) + (0.2 if signing_in and not _in_content(e) else 0.0)
+        ),
     )
+
+
+def _in_content(e: Element) -> bool:
+    return (e.get("zone") or "main") in ("main", "dialog")
 
 
 def _field_by_kind(g: Grounding, intent: TypeText) -> Element | None:
@@ -233,8 +242,11 @@ def ground_type(intent: TypeText, g: Grounding) -> Action:
     elif intent.field:
         pick = choose(_field_candidates(g, intent.field), intent.field, what="field")
         by_kind = None if pick.ok else _field_by_kind(g, intent)
+        account = None if pick.ok or by_kind else login_identifier(g, intent.field)
         if by_kind is not None:
             el, reason = by_kind, f"{describe(by_kind)}, the only field that takes this value"
+        elif account is not None:
+            el, reason = account, f"{describe(account)}, the log-in form's one box for the account"
         else:
             el = require(pick, f'field "{intent.field}"')
             reason = pick.message

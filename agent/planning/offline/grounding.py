@@ -144,3 +144,31 @@ def sole(candidates: list[Element], what: str) -> Element:
         return empty[0]
     names = ", ".join(describe(e) for e in enabled[:4])
     raise Failure("ambiguous_step", f"{len(enabled)} {what}s on the page ({names}); say which one")
+
+
+#: Field words that name the account a log-in is for, whatever the site calls its box ('member RW-2291' into
+#: 'Membership no.', 'username' into 'Account number or email').
+_ACCOUNT_WORDS = re.compile(
+    r"\b(?:user(?:\s*name)?|login|e-?mail|member(?:ship)?|account|customer|card|patient|student|client|id)\b",
+    re.I,
+)
+
+
+def login_identifier(g: Grounding, field_words: str) -> Element | None:
+    """The log-in form's one box for the account, for account words no label on the page carries: the page
+    asks for a password and has exactly one other text box (a search box aside)."""
+    if not _ACCOUNT_WORDS.search(field_words or "") or re.search(r"pass|pin\b", field_words, re.I):
+        return None
+    boxes = [
+        e for e in g.elements if is_text_field(e) and not e.get("disabled") and e.get("id") not in g.avoid
+    ]
+    secret = [e for e in boxes if (e.get("input_type") or "") == "password"]
+    others = [
+        e
+        for e in boxes
+        if (e.get("input_type") or "text") in ("text", "email", "tel", "number")
+        and (e.get("role") or "") != "searchbox"
+        and not re.search(r"\bsearch\b", f"{e.get('name') or ''} {e.get('placeholder') or ''}", re.I)
+        and (e.get("tag") or "") != "textarea"
+    ]
+    return others[0] if len(secret) == 1 and len(others) == 1 else None

@@ -18,7 +18,7 @@ from rapidfuzz import fuzz
 from agent.planning.base import HistoryItem
 from agent.planning.offline.explore import can_go_back, explore_link
 from agent.planning.offline.grounding import page_key
-from agent.planning.offline.intents import Click, GoBack, Navigate, Search, Wait
+from agent.planning.offline.intents import Click, GoBack, Navigate, Search, Submit, Wait
 from agent.planning.offline.lookup import lookup_step
 from agent.planning.offline.page import (
     is_button,
@@ -313,6 +313,9 @@ def search_move(query: Query, observation: Observation, history: list[HistoryIte
     return Move(Search(words).step(), f"search the site for {words!r}") if words else None
 
 
+_LOGGED_IN = Submit("login").step()
+
+
 def next_move(
     query: Query, observation: Observation, history: list[HistoryItem], start_url: str = ""
 ) -> Move | None:
@@ -344,6 +347,11 @@ def next_move(
             follow_step(best[1]),
             f"the link {visible_text(best[1])!r} best matches the subject ({best[0]:.2f})",
         )
+    asked = set(tokens(query.question))
+    logged_in = any(h.get("plan_step") == _LOGGED_IN and h.get("status") == "success" for h in history)
+    account = next((el for _, el in links if _section_lead(el, asked)), None) if logged_in else None
+    if account is not None:  # signed in to ask: the account's own pages hold it, not the site's search
+        return Move(follow_step(account), f"the account keeps such answers under {visible_text(account)!r}")
     searched = any(h.get("action") == "search" for h in history)
     search = None if searched else search_move(query, observation, history)
     if search:
@@ -373,7 +381,6 @@ def next_move(
         return Move(
             follow_step(lone), f"the link {visible_text(lone)!r} is the only one that names the subject"
         )
-    asked = set(tokens(query.question))
     section = next((el for _, el in links if _section_lead(el, asked)), None)
     if section is not None:  # the part of the site where such questions are answered
         return Move(follow_step(section), f"the site keeps such answers under {visible_text(section)!r}")

@@ -222,11 +222,32 @@ _INDIRECT = re.compile(
 )
 
 
+#: What the user still has to pay, however said: 'how much I owe', "how much I've still got to pay on X".
+_OWED = re.compile(
+    r"^(?:exactly\s+|precisely\s+)?how\s+much\s+(?:do\s+|have\s+|did\s+)?(?:i|we)(?:['’]ve)?\s+(?:still\s+)?"
+    r"(?:owe|got\s+(?:left\s+)?to\s+pay|(?:have|need)\s+to\s+pay|(?:got\s+|have\s+)?left\s+to\s+pay)"
+    r"(?:\s+(?:on|for)\s+(?P<x>.+?))?\s*[?.!]*$",
+    re.I,
+)
+#: Where an account question says to look, which names no part of the answer: 'from my Clearway pupil account'.
+_FROM_ACCOUNT = re.compile(
+    r"\s+(?:from|in|on)\s+(?:my|our|the)\s+(?:[\w&'-]+\s+){0,3}(?:account|portal|area|profile|dashboard)\s*[?.!]*$",
+    re.I,
+)
+
+
 def _direct(question: str) -> str:
-    """'Tell me how long the warranty is' -> 'how long is the warranty'; other questions as they are."""
-    core = _REQUEST.sub("", question.strip())
+    """'Tell me how long the warranty is' -> 'how long is the warranty'; 'how much I owe' -> 'what is the
+    balance'; other questions as they are."""
+    stripped = _REQUEST.sub("", question.strip())
+    core = _FROM_ACCOUNT.sub("", stripped)
+    owed = _OWED.match(core)
+    if owed:
+        return f"what is the balance of {owed.group('x')}" if owed.group("x") else "what is the balance"
     m = _INDIRECT.match(core)
-    return f"{m.group('wh')} {m.group('v')} {m.group('np')}" if m else question
+    if m:
+        return f"{m.group('wh')} {m.group('v')} {m.group('np')}"
+    return core if core != stripped else question
 
 
 #: An item named by its topic or its title: 'the article about X', 'the post titled X', 'the course on X'.

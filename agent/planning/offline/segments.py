@@ -172,3 +172,14 @@ def class_mismatch(question: str, text: str, quote: str) -> str:
         if near is not None and near not in asked:  # 'Adult £9.50 Concession £7.75' read as one run of text
             return f"it is said of {near}, and the question asks about {', '.join(sorted(asked))}"
     return ""
+
+
+def row_class_mismatch(question: str, row_key: str, column: str) -> str:
+    """Why a table value is another row's kind ('' when it is not): the row's own name says a class of a kind
+    the question names another of, the classes its column already says left aside ('daily lenses ... per
+    month' under 'Monthly plan': the row 'Monthly lenses for astigmatism' is not the daily lenses' row)."""
+    for asked, by_column, said in zip(_classes(question), _classes(column), _classes(row_key), strict=True):
+        wanted = asked - by_column
+        if wanted and said and not wanted & said:
+            return f"its row is said of {', '.join(sorted(said))}, and the question asks about {', '.join(sorted(wanted))}"
+    return ""

@@ -17,6 +17,7 @@ from agent.planning.offline.columns import column_mismatch, value_shape
 from agent.planning.offline.dates import parse_when, value_kind
 from agent.planning.offline.page import rect, role_of, visible_text
 from agent.planning.offline.questions import Answer, Query
+from agent.planning.offline.segments import row_class_mismatch
 from agent.planning.offline.text import TIME_IDIOM, token_match, tokens
 from agent.planning.offline.values import MONEY_NOUNS, VALUE_RX
 from agent.types import Element, Observation
@@ -339,7 +340,12 @@ def _named_row_key(question: str, cells: list[Cell], headers: list[Cell] = ()) -
         return max((token_match(word, a) for a in asked), default=0.0) >= 0.7
 
     scored = []
+    columns = " ".join(
+        h.text for h in headers
+    )  # ('Monthly plan', 'Pay yearly': periods the columns tell apart)
     for cell in cells:
+        if row_class_mismatch(question, cell.text, columns):
+            continue  # 'Monthly lenses for astigmatism' is no row of 'daily lenses ... per month'
         words = {w for w in tokens(cell.text) if not w.isdigit()}
         header = _column_of(cell, list(headers)) if headers else None
         kind = [w for w in tokens(header.text) if named(w)] if header is not None else []

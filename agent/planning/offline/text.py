@@ -25,6 +25,14 @@ _QUOTED_RX = re.compile(r'"([^"]*)"|“([^”]*)”|‘([^’]*)’|«([^»]*)»
 _MASK_RX = re.compile(MASK + r"(\d+)" + MASK)
 
 
+#: Where one sentence of a goal ends and the next starts: after '.', '!' or '?', never after the 'no.' or 'ref.'
+#: of an identifier ('Patient no. BR-118204'). A pattern to join into others (it has no groups).
+SENTENCE_BREAK = (
+    r"(?:(?<=[.!?])(?<!\b[Nn]o\.)(?<!\b[Rr]ef\.)\s+"
+    r"|(?<=\b[Nn]o\.)\s+(?![\w-]*\d)|(?<=\b[Rr]ef\.)\s+(?![\w-]*\d))"
+)
+
+
 def mask_quotes(text: str) -> tuple[str, tuple[str, ...]]:
     """Replace every quoted span by a placeholder token; returns the masked text and the spans in order."""
     spans: list[str] = []

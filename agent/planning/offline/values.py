@@ -210,7 +210,7 @@ def value_by_label_words(lines: list[str], attr_text: str, rx: re.Pattern[str]) 
     if not words:
         return None
     head = words[-1]
-    best: tuple[int, str, str] | None = None
+    best: tuple[tuple[int, bool], str, str] | None = None
     for n, line in enumerate(lines):
         line_tokens = tokens(line)
         if not any(token_match(head, t) >= 0.8 for t in line_tokens):
@@ -218,8 +218,11 @@ def value_by_label_words(lines: list[str], attr_text: str, rx: re.Pattern[str]) 
         hits = sum(1 for w in words if any(token_match(w, t) >= 0.8 for t in line_tokens))
         for i in (n, n + 1):
             v = first_value(lines[i], rx, after=head) if i < len(lines) else None
-            if v and (best is None or hits > best[0]):
-                best = (hits, v, line)
+            # a value on the label's own line before one on the next ('Balance owing: £137.50' before the
+            # first row under a table's header 'Date Description Charged Paid Balance')
+            if v and (best is None or (hits, i == n) > best[0]):
+                best = ((hits, i == n), v, line)
+            if v:
                 break
     return (best[1], best[2]) if best else None
 

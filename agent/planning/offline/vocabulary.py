@@ -209,6 +209,14 @@ SITE_SECTIONS: dict[str, frozenset[str]] = {  # stemmed, as text.tokens gives wo
         ("careers jobs", "job jobs hiring vacancy vacancies position career salary"),
         ("shipping delivery", "ship shipping delivery deliver postage arrive dispatch"),
         ("returns refunds", "return returns refund exchange"),
+        (
+            "statement statements balance payments billing rent",
+            "owe owed owing balance outstanding arrears pay rent",
+        ),
+        (
+            "orders purchases",
+            "order ordered balance outstanding deposit parcel tracking dispatched collect pay",
+        ),
     )
     for word in words.split()
 }
@@ -254,6 +262,16 @@ _ATTRIBUTE_SYNONYMS: dict[str, tuple[str, ...]] = {
     "price": ("cost", "fee"),
     "cost": ("price", "fee", "costs"),
     "fee": ("cost", "price", "charge"),
+    "balance": (
+        "balance owing",
+        "balance to pay",
+        "outstanding",
+        "owed",
+        "owing",
+        "arrears",
+        "left to pay",
+        "still to pay",
+    ),
     "opening hours": ("hours", "opening times", "open"),
     "hours": ("opening hours", "opening times"),
 }

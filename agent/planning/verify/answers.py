@@ -14,10 +14,11 @@ from typing import Any
 from agent.planning.offline.columns import column_mismatch
 from agent.planning.offline.page import ELEMENT_KINDS, site_words
 from agent.planning.offline.reading import no_identifier
-from agent.planning.offline.segments import class_mismatch, classes_in, nearest_class, rival_segment
+from agent.planning.offline.segments import classes_in, nearest_class
 from agent.planning.offline.text import norm, stem
 from agent.planning.offline.urls import results_listing
 from agent.planning.offline.values import VALUE_RX, WHEN_ANSWER, names_someone
+from agent.planning.verify.labels import said_of_another, unlabelled
 from agent.planning.verify.parts import GoalPart
 
 NOT_ON_PAGE = "is not on the page"
@@ -452,9 +453,8 @@ def answer_evidence(
                 wrong
                 or qualifier_mismatch(str(part.get("question") or ""), context)
                 or rival_key(str(part.get("question") or ""), context, quote, observation)
-                or rival_segment(str(part.get("question") or ""), str(place.get("text") or ""), quote)
-                or class_mismatch(str(part.get("question") or ""), str(place.get("text") or ""), quote)
-                or class_mismatch(str(part.get("question") or ""), str(place.get("block_text") or ""), quote)
+                or said_of_another(str(part.get("question") or ""), place, quote)
+                or unlabelled(part, place)
             )
             if wrong:
                 why = why or f"{label}: {quote!r} was found, but {wrong}"

@@ -61,6 +61,8 @@ class GoalPart(TypedDict, total=False):
     need: int  # answer: how many subject words are enough
     must: list[str]  # answer: subject words that must be among them (the subject's own name)
     value_type: str  # answer: the kind of value asked for ("number", "date", ... or "")
+    attr: str  # answer: the attribute asked for ("balance" of 'how much do I owe')
+    entity: str  # answer: whose attribute ('' when the question names no one's)
     noun: str  # answer: what a count counts ("reviews")
     filtered: bool  # answer: a count of only some of the items listed (a price limit, a qualifier)
     action: str  # step: the browser action that carries it out (press_key, go_back, go_forward)
@@ -150,6 +152,8 @@ def answer_part(question: str) -> GoalPart:
         "need": need,
         "must": must,
         "value_type": query.value_type,
+        "attr": query.attr,
+        "entity": query.entity,
         "noun": query.noun,
         "filtered": bool(query.price_filter or qualifiers(query.noun)),
     }

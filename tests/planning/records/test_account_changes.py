@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from agent.planning.offline.grammar import parse_goal
 from agent.planning.offline.intents import TypeText
+from agent.planning.offline.records.bookings import read_booking
 from agent.planning.offline.records.finding import subject_link
 from agent.planning.offline.records.goal import read_record_goal
 from agent.planning.offline.records.plan import leading_intents, plan_record, record_goal_of
@@ -137,3 +138,30 @@ def test_a_link_named_like_a_save_opens_a_page_and_saves_nothing():
     ]
     assert pending_save(history, ("update",))
     assert reread(history, ("update",))
+
+
+def test_a_click_near_an_anchor_names_its_own_target_and_role():
+    """'Click the "Book a lesson" link near "Overview"' was read as a click on 'Book a lesson" link near
+    "Overview' with no role: a save of the booking, which then ended 'saved' with nothing filled."""
+    history = [
+        {"plan_step": "Submit the login form", "status": "success", "url": "http://d.test/login"},
+        {
+            "plan_step": 'Click the "Book a lesson" link near "Overview"',
+            "status": "success",
+            "url": "http://d.test/",
+        },
+    ]
+    assert not pending_save(history, ("book",))
+
+
+def test_a_heading_over_a_form_still_empty_confirms_no_booking():
+    """'Rob's booked times' heads a table beside the empty booking form: the booking is not made."""
+    goal = read_booking("Book me a driving lesson on Wednesday 16 June 2027 at 1pm.")
+    p = Page("http://d.test/pupils/book", "Book a lesson")
+    p.add("h1", "Book a lesson", y=60)
+    p.add("input", "", name="Date", input_type="date", y=100)
+    p.add("button", "Book lesson", y=140)
+    p.add("h2", "Rob's booked times", y=200)
+    p.text("Wednesday 16 June 2027 11:00–12:00, 15:00–17:00")
+    reading = read_change(goal, p.build())
+    assert not reading.proven

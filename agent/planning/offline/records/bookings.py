@@ -17,7 +17,7 @@ from agent.planning.offline.page import is_button, is_link, visible_text
 from agent.planning.offline.records.forms import field_label, record_link
 from agent.planning.offline.records.goal import RecordGoal
 from agent.planning.offline.records.row_actions import row_control, verb_words
-from agent.planning.offline.text import mask_quotes, norm, unmask
+from agent.planning.offline.text import SENTENCE_BREAK, mask_quotes, norm, unmask
 from agent.types import Element, Observation
 
 I = re.IGNORECASE  # noqa: E741 - short alias keeps the patterns readable
@@ -35,11 +35,12 @@ BOOKING_VERBS = {
     "arrange": "appointment",
 }
 _VERB = re.compile(
-    r"^\s*(?:please\s+|can\s+you\s+|could\s+you\s+|i['’]?d\s+like\s+to\s+|i\s+want\s+to\s+|i\s+need\s+to\s+)?"
+    r"^\s*(?:please\s+|can\s+you\s+|could\s+you\s+|(?:i|we)['’]?d\s+like\s+to\s+|(?:i|we)\s+would\s+like\s+to\s+|"
+    r"(?:i|we)\s+want\s+to\s+|(?:i|we)\s+need\s+to\s+)?"
     r"(?P<v>book|reserve|hire|rent|order|apply|request|schedule|arrange)\b(?:\s+for\b)?\s*(?P<rest>.*)$",
     I,
 )
-_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z\x00])|\n+")
+_SENTENCES = re.compile(SENTENCE_BREAK + r"(?=[A-Z\x00])|\n+")
 _AND_BOOK = re.compile(
     r",?\s+(?:and|then)\s+(?=(?:book|reserve|hire|rent|order|apply|request|schedule|arrange)\b)", I
 )

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from agent.planning.offline import page as kinds
 from agent.planning.offline.page import rect, role_of, visible_text
 from agent.planning.offline.questions import QUESTION_WORDS, Answer
+from agent.planning.offline.records.asked import record_question
 from agent.planning.offline.records.forms import FIELD_MATCH, on_record, with_synonyms
-from agent.planning.offline.records.goal import record_question
 from agent.planning.offline.semantic import blended
 from agent.planning.offline.text import clip, similarity
 from agent.types import Element, Observation

@@ -12,6 +12,7 @@ from agent.planning.offline.account_rules import is_login_clause
 from agent.planning.offline.intents import Click, Navigate, Search
 from agent.planning.offline.page import is_link, visible_text
 from agent.planning.offline.records.addresses import numbered_address
+from agent.planning.offline.records.asked import record_question
 from agent.planning.offline.records.forms import (
     FIELD_MATCH,
     best_match,
@@ -20,10 +21,10 @@ from agent.planning.offline.records.forms import (
     record_words,
     search_box,
 )
-from agent.planning.offline.records.goal import RecordGoal, kind_of, record_question
+from agent.planning.offline.records.goal import RecordGoal, kind_of
 from agent.planning.offline.records.outcome import next_steps, plan_result, unmet
 from agent.planning.offline.records.progress import clicked_targets, ok_steps, searched_queries
-from agent.planning.offline.text import similarity, split_identifier, tokens
+from agent.planning.offline.text import SENTENCE_BREAK, similarity, split_identifier, tokens
 from agent.planning.offline.vocabulary import RECORD_PLACES
 from agent.types import Observation
 
@@ -156,7 +157,7 @@ def subject_link(goal: RecordGoal, observation: Observation, tried: set[str]) ->
     for 'switch my energy tariff to ...'. Every word the link says of its subject is in the goal's sentence
     of the change (its log-in left out); the link saying most of them wins."""
     said = " ".join(
-        s for s in re.split(r"(?<=[.!?])\s+", goal.said) if s.strip() and not is_login_clause(s.strip(" .!?"))
+        s for s in re.split(SENTENCE_BREAK, goal.said) if s.strip() and not is_login_clause(s.strip(" .!?"))
     )
     wanted = set(tokens(re.sub(r"\x00\d+\x00", " ", said))) - {tokens(v)[0] for v in goal.values if tokens(v)}
     best, best_score = None, 0

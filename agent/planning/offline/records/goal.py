@@ -15,7 +15,7 @@ from agent.planning.offline.account_rules import is_login_clause
 from agent.planning.offline.dates import date_span
 from agent.planning.offline.records.invites import invitation
 from agent.planning.offline.records.restate import restate
-from agent.planning.offline.text import mask_quotes, unmask
+from agent.planning.offline.text import SENTENCE_BREAK, mask_quotes, unmask
 
 I = re.IGNORECASE  # noqa: E741 - short alias keeps the patterns readable
 
@@ -117,7 +117,7 @@ _WITH_SETTING = re.compile(
 _VERB_SETTING = re.compile(
     r"^(?:its|the|their|this|that|my|our|your)?\s*(?:(?-i:[A-Z][\w'&-]*)\s+){0,2}"  # ('my Brightwell tariff')
     + _F
-    + r"(?:\s+(?:of|on|for|in)\b.*?)?\s+(?:to|as|=)\s+"
+    + r"(?:\s+(?:of|on|for|in|with|at)\b.*?)?\s+(?:to|as|=)\s+"
     + _V
     + r"\s*$",
     I,
@@ -162,7 +162,8 @@ KINDS: tuple[frozenset[str], ...] = (
 )
 _VERBS = "|".join(sorted({v for vs in OPERATIONS.values() for v in vs}, key=len, reverse=True))
 _SENTENCES = re.compile(
-    r"(?<=[.!?])\s+|\s*;\s*|\s*\n\s*|,?\s+then\s+|,?\s+and\s+(?=(?:"
+    SENTENCE_BREAK
+    + r"|\s*;\s*|\s*\n\s*|,?\s+then\s+|,?\s+and\s+(?=(?:"
     + _VERBS
     + r")\s)|:\s+(?=(?:"
     + _VERBS
@@ -175,6 +176,7 @@ _ARTICLE = re.compile(r"^(?:the|a|an|that|this|our|my)\s+", I)
 _PAGE_WORD = re.compile(r"(?:\s+(?:wiki\s+)?page)?(?:\s*,?\s+keeping\b.*)?$", I)
 _REFERENCE = re.compile(r"\b(?:that|this|the\s+same|it|its)\b", I)
 _NOT_FIELDS = frozenset("it its this that the a an them new one".split())
+_FIRST_PERSON = re.compile(r"^\s*(?:i|we)(?:['’](?:ve|m|d|ll)|\s+(?:have|am|are|had|was|were))?\s", I)
 _AS_USER = re.compile(r"^\s*as\s+\S+\s*(?:\(|,?\s*(?:with|using)\b)", I)
 _NAME = r"(?:\x00\d+\x00|[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3})"
 #: A record named right after its noun: 'customer Bruno Keller', 'the user "Test Customer"' (capitals or quotes).
@@ -290,8 +292,10 @@ def read_record_goal(goal: str) -> RecordGoal | None:
         if found and not op:
             op, rest = found, after
             verb = _FILLERS.sub("", sentence.strip()).split(" ", 1)[0].lower()
-        elif not found and not op and not is_login_clause(sentence):
-            described = f"{described} {sentence}".strip()
+        elif not found and not op and not is_login_clause(sentence) and not _FIRST_PERSON.match(sentence):
+            described = (
+                f"{described} {sentence}".strip()
+            )  # (not "I've switched email providers": the user's news)
     search = _SEARCH.search(masked)
     first_found = bool(_FOUND.search(masked))
     if not op and search and first_found:
@@ -376,6 +380,8 @@ def read_record_goal(goal: str) -> RecordGoal | None:
         f = re.sub(r"\s+(?:of|on|for|in)$", "", m.group("f").strip().lower())  # ('the registration on ...')
         if (
             f.split()[0] in _NOT_FIELDS
+            or m.group("v").lower()
+            in ("to", "as", "for", "from", "and", "or")  # ('with Kestrel Lettings to X')
             or _noun_in(f)
             or assign
             or (f, _clean(m.group("v"), spans)) in settings
@@ -462,35 +468,3 @@ def kind_of(text: str) -> frozenset[str]:
 def refers_back(goal: str) -> bool:
     """The goal points at a record it described earlier ('that ticket', 'its priority')."""
     return bool(_REFERENCE.search(goal))
-
-
-_ASKED_ABOUT = re.compile(
-    r"\b(?:the|a|that)\s+(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?:about|where|regarding|concerning|on|for)\s+"
-    r"(?P<d>.+?)\s*\??$",
-    I,
-)
-_ASKED_VERSION = re.compile(
-    r"\b(?:(?P<noun>milestone|release|version)\s+(?P<v>\d+(?:\.\d+)*)|the\s+(?P<v2>\d+(?:\.\d+)+)\s+"
-    r"(?P<noun2>release|milestone|version))\b",
-    I,
-)
-
-
-@lru_cache(maxsize=256)
-def record_question(question: str) -> RecordGoal | None:
-    """The record a question asks about ('the ticket about battery drain', 'ticket #5', 'the 2.0 release'),
-    so the record can be found before the question is answered from its page; None when it names none."""
-    q = (question or "").strip()
-    version = _ASKED_VERSION.search(q)
-    if version:
-        noun = (version.group("noun") or version.group("noun2") or "").lower()
-        return RecordGoal(op="open", noun=noun, about=version.group("v") or version.group("v2") or "")
-    number = _NUMBER.search(q)
-    if number and kind_of(q) in (KINDS[0], KINDS[2]):
-        return RecordGoal(op="open", noun=_noun_in(q), number=number.group("n"))
-    about = _ASKED_ABOUT.search(q)
-    if about and kind_of(about.group("noun")) in (KINDS[0], KINDS[2]):  # tracker items and milestones
-        return RecordGoal(
-            op="open", noun=about.group("noun").lower(), about=_ARTICLE.sub("", about.group("d"))
-        )
-    return None

@@ -283,6 +283,8 @@ def own_save_words(goal: RecordGoal) -> tuple[str, ...]:
             "continue",
             "next",
             "check availability",
+            "available",  # 'Show available times', 'Find available slots': a booking's search stage
+            "availability",
             "quote",
             "place order",
             "request",

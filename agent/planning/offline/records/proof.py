@@ -233,9 +233,19 @@ _CONFIRMED = re.compile(
 
 
 def _confirmed(observation: Observation) -> bool:
-    heads = [observation.get("title") or ""] + [
-        visible_text(e) for e in observation.get("elements") or [] if is_heading(e) or role_of(e) == "status"
-    ]  # (never an alert: 'Please give a name. Your reference will be sent ...' is a refusal)
+    elements = observation.get("elements") or []
+    waiting = any(  # the form is still there, empty: a heading over it ('Rob's booked times') confirms nothing
+        is_text_field(e) and not e.get("value") and (e.get("input_type") or "") != "search"
+        and (e.get("zone") or "main") in ("main", "dialog")
+        for e in elements
+    )  # fmt: skip
+    heads = (
+        []
+        if waiting
+        else [observation.get("title") or ""] + [visible_text(e) for e in elements if is_heading(e)]
+    )
+    heads += [visible_text(e) for e in elements if role_of(e) == "status"]
+    # (never an alert: 'Please give a name. Your reference will be sent ...' is a refusal)
     return any(_CONFIRMED.search(h) for h in heads)
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from agent.planning.offline.text import SENTENCE_BREAK
+
 I = re.IGNORECASE  # noqa: E741 - short alias keeps the patterns readable
 
 _FIELD = r"(?P<f>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})"
@@ -41,13 +43,33 @@ _MAKE_IT = re.compile(
 #: 'electric 24871', 'gas 08412', 'water: 512': a field's words and its value in a list after a colon.
 _PAIR = re.compile(r"^\s*(?P<f>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s*:?\s+(?P<v>\d[\w./-]*)\s*$", I)
 _LIST = re.compile(r"^(?P<head>[^:\x00]*?\S)\s*:\s+(?P<items>[^:]+?)\s*[.!]?\s*$")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_SENTENCE_END = re.compile(SENTENCE_BREAK)
+
+
+#: A day said before and pointed back at: 'an exam on Friday 11 June, so ... cancel my lesson that day'.
+_DAY = re.compile(
+    r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|"
+    r"aug|sep|oct|nov|dec)[a-z]*\.?(?:,?\s+\d{4})?",
+    I,
+)
+_THAT_DAY = re.compile(r"\b(?:on\s+)?(?:that|the\s+same)\s+day\b", I)
+#: What leaves the rest of a record as it is: 'Keep the amount as it is', '- nothing else needs changing'.
+_AS_IT_IS = re.compile(
+    r"^(?:please\s+)?keep\s+(?:it|the\s+rest|everything\s+else|the\s+\w+(?:\s+\w+)?)\s+(?:as\s+it\s+is|the\s+same|"
+    r"unchanged)\b.*$|^(?:and\s+)?nothing\s+else\s+(?:needs?|has)\s+(?:to\s+)?chang(?:e|es|ing)\b.*$",
+    I,
+)
 
 
 def restate(masked: str) -> str:
     """``masked`` (quotes masked) with news of a change and a list of readings in the wording of a record
-    goal; every other sentence as it was."""
-    sentences = _SENTENCE_END.split(masked.strip())
+    goal, a day pointed back at ('that day') said again, and what only keeps the rest as it is left out; every
+    other sentence as it was."""
+    masked = re.sub(r"\s+[-–—]\s+(nothing\s+else\s+needs?\s+chang\w*)", r". \1", masked, flags=I)
+    days = set(_DAY.findall(masked))
+    if len(days) == 1:  # (said before or after: the goal's clauses may come back in another order)
+        masked = _THAT_DAY.sub(f"on {days.pop()}", masked)
+    sentences = [s for s in _SENTENCE_END.split(masked.strip()) if not _AS_IT_IS.match(s.strip(" .!"))]
     out: list[str] = []
     news = False
     for sentence in sentences:
