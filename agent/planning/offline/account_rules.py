@@ -66,7 +66,7 @@ def _credentials(rest: str, spans: tuple[str, ...], allow_user: bool = True) -> 
     password = ""
     pm = re.search(
         r"(?:,\s*|\s+and\s+|\s+with\s+|\s+using\s+|\s+)?(?:the\s+|a\s+|my\s+)?(?:password|passcode|pass|"
-        r"pwd|pw)(?![a-z])\s*(?:is\s+|of\s+|=\s*|:\s*)?(?P<p>" + _CRED + ")",
+        r"pwd|pw)(?![a-z0-9])\s*(?:is\s+|of\s+|=\s*|:\s*)?(?P<p>" + _CRED + ")",
         rest,
         I,
     )
@@ -159,13 +159,14 @@ _ACCOUNT_NUMBER = (  # (any role's: 'pupil number', 'patient no.', 'tenancy ref'
 #: The account stated rather than asked for: 'My login is dana@x.io / pw', 'Account: x@y.com, password pw',
 #: 'On Riverline Jobs (x@y.com / pw)' (the site's name, then the credentials in brackets).
 _STATED_ACCOUNT = re.compile(
-    r"^(?:(?:my|the|our)\s+)?(?:(?:[A-Z][\w&'.-]*|(?i:portal|area|online|website|site))\s+){0,3}(?:(?P<kind>"
+    r"^(?:(?:my|the|our)\s+)?(?:(?!(?i:booking|order|reservation|ticket|tracking)\b)(?:[A-Z][\w&'.-]*|"
+    r"(?i:portal|area|online|website|site))\s+){0,3}(?:(?P<kind>"
     + _ACCOUNT_NUMBER
     + r")|(?i:login|log-in|account|"
     r"credentials|login\s+details|account\s+details|sign[\s-]*in(?:\s+details)?|user(?:\s*name)?))\s*(?i:is|are|:)\s*"
     r"(?P<creds>.+)$"
     r"|^(?i:on|at|for)\s+(?:the\s+)?[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*){0,3}\s*\((?P<bracket>[^()]+)\)\s*$"
-    r"|^(?:[A-Z][\w&'.-]*\s+){0,2}(?P<pair>(?:(?i:user\s*name|username|user|e-?mail(?:\s+address)?|login|"
+    r"|^(?:(?!(?i:booking|order|reservation|ticket|tracking)\b)[A-Z][\w&'.-]*\s+){0,2}(?P<pair>(?:(?i:user\s*name|username|user|e-?mail(?:\s+address)?|login|"
     r"member(?:ship)?)|" + _ACCOUNT_NUMBER + r")"
     r"\s*:?\s+\S+\s*,?\s*(?i:and\s+)?(?i:my\s+)?(?i:password|passcode|passphrase|pin)\b.+)$"
 )

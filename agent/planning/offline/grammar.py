@@ -197,7 +197,13 @@ _POSSESSIVE_END = re.compile(
     re.I,
 )
 #: 'that' as a thing said before ('what would that cost me', 'how much is that'), not 'that' before a noun.
-_THAT = r"that(?=\s+(?:cost|costs|come\s+to|be|would|will)\b|\s*\??\s*$)"
+_THAT = (
+    r"(?:(?<=\bwould\s)|(?<=\bwill\s)|(?<=\bdoes\s)|(?<=\bdid\s)|(?<=\bis\s)|(?<=\bwas\s))that"
+    r"(?=\s+(?:cost|costs|come\s+to|be)\b|\s*\??\s*$)"
+)
+#: A pronoun that points back at what the situation is after, even beside a name ('get it from my Clearway
+#: account'), unlike 'is it heated' beside 'the Grand Hotel Lisbon'.
+_BACK_AT_WANTED = re.compile(_THAT + r"|\b(?:get|find|fetch|check|retrieve|send)\s+(?:me\s+)?it\b", re.I)
 _OBJECT_BACK = re.compile(
     r"\b(?:(?:it|them)\b(?!\s+(?:says?|said|shows?|showed|displays?|reads?|means?|looks?|mentions?)\b)|"
     + _THAT
@@ -398,7 +404,8 @@ def _in_context(ask: Ask, context: list[str], spans: tuple[str, ...]) -> Ask | N
     ask = Ask(said) if said != ask.question else ask
     wanted = [m.group("x") for c in context if (m := _AFTER.search(shown(c, spans)))]
     if (
-        _POINTS_BACK.search(said) and (len(wanted) == 1 or not proper_names(said.split(" ", 1)[-1]))
+        _POINTS_BACK.search(said)
+        and ((len(wanted) == 1 and _BACK_AT_WANTED.search(said)) or not proper_names(said.split(" ", 1)[-1]))
     ):  # ('... of X, which date is it'; 'I need the test reference. Can you get it from my Clearway account?')
         if len(wanted) != 1:
             return None

@@ -225,13 +225,13 @@ _INDIRECT = re.compile(
 #: What the user still has to pay, however said: 'how much I owe', "how much I've still got to pay on X".
 _OWED = re.compile(
     r"^(?:exactly\s+|precisely\s+)?how\s+much\s+(?:do\s+|have\s+|did\s+)?(?:i|we)(?:['’]ve)?\s+(?:still\s+)?"
-    r"(?:owe|got\s+(?:left\s+)?to\s+pay|(?:have|need)\s+to\s+pay|(?:got\s+|have\s+)?left\s+to\s+pay)"
+    r"(?:owe|(?<=still\s)(?:got|have|need)\s+to\s+pay|got\s+left\s+to\s+pay|(?:got\s+|have\s+)?left\s+to\s+pay)"
     r"(?:\s+(?:on|for)\s+(?P<x>.+?))?\s*[?.!]*$",
     re.I,
 )
 #: Where an account question says to look, which names no part of the answer: 'from my Clearway pupil account'.
 _FROM_ACCOUNT = re.compile(
-    r"\s+(?:from|in|on)\s+(?:my|our|the)\s+(?:[\w&'-]+\s+){0,3}(?:account|portal|area|profile|dashboard)\s*[?.!]*$",
+    r"\s+(?:from|in|on)\s+(?:my|our)\s+(?:[\w&'-]+\s+){0,3}(?:account|portal|area|profile|dashboard)\s*[?.!]*$",
     re.I,
 )
 

@@ -210,19 +210,18 @@ def value_by_label_words(lines: list[str], attr_text: str, rx: re.Pattern[str]) 
     if not words:
         return None
     head = words[-1]
-    best: tuple[tuple[int, bool], str, str] | None = None
+    best: tuple[int, str, str] | None = None
     for n, line in enumerate(lines):
         line_tokens = tokens(line)
         if not any(token_match(head, t) >= 0.8 for t in line_tokens):
             continue
         hits = sum(1 for w in words if any(token_match(w, t) >= 0.8 for t in line_tokens))
-        for i in (n, n + 1):
+        # the next line's value only under a label of a few words: a table's header row ('Date Description
+        # Charged Paid Balance') is no label of the first row's first amount
+        for i in (n, n + 1) if len(line_tokens) <= 4 else (n,):
             v = first_value(lines[i], rx, after=head) if i < len(lines) else None
-            # a value on the label's own line before one on the next ('Balance owing: £137.50' before the
-            # first row under a table's header 'Date Description Charged Paid Balance')
-            if v and (best is None or (hits, i == n) > best[0]):
-                best = ((hits, i == n), v, line)
-            if v:
+            if v and (best is None or hits > best[0]):
+                best = (hits, v, line)
                 break
     return (best[1], best[2]) if best else None
 

@@ -215,7 +215,7 @@ SITE_SECTIONS: dict[str, frozenset[str]] = {  # stemmed, as text.tokens gives wo
         ),
         (
             "orders purchases",
-            "order ordered balance outstanding deposit parcel tracking dispatched collect pay",
+            "order ordered parcel tracking dispatched collect collection",
         ),
     )
     for word in words.split()

@@ -176,7 +176,13 @@ _ARTICLE = re.compile(r"^(?:the|a|an|that|this|our|my)\s+", I)
 _PAGE_WORD = re.compile(r"(?:\s+(?:wiki\s+)?page)?(?:\s*,?\s+keeping\b.*)?$", I)
 _REFERENCE = re.compile(r"\b(?:that|this|the\s+same|it|its)\b", I)
 _NOT_FIELDS = frozenset("it its this that the a an them new one".split())
-_FIRST_PERSON = re.compile(r"^\s*(?:i|we)(?:['’](?:ve|m|d|ll)|\s+(?:have|am|are|had|was|were))?\s", I)
+#: The user's own news before the request ("I've switched email providers", "My username is now dana_k"): the
+#: situation, never the record the request is about.
+_FIRST_PERSON = re.compile(
+    r"^\s*(?:(?:i|we)(?:['’]ve|\s+have)\s+(?:just\s+)?(?:switched|changed|moved|got|had|been|started|stopped|left|"
+    r"lost)\b|(?:my|our)\s+(?:[\w-]+\s+){0,3}(?:is\s+now|has\s+(?:now\s+|just\s+)?changed|have\s+changed)\b)",
+    I,
+)
 _AS_USER = re.compile(r"^\s*as\s+\S+\s*(?:\(|,?\s*(?:with|using)\b)", I)
 _NAME = r"(?:\x00\d+\x00|[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3})"
 #: A record named right after its noun: 'customer Bruno Keller', 'the user "Test Customer"' (capitals or quotes).

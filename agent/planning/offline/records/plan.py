@@ -12,6 +12,7 @@ from typing import Any
 from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 from agent import terminals
+from agent.dom.text import FUNCTION_WORDS
 from agent.planning.base import HistoryItem, PlanRequest, PlanResult
 from agent.planning.offline.grammar import ParsedGoal
 from agent.planning.offline.intents import (
@@ -97,6 +98,11 @@ from agent.planning.offline.text import clip, norm, split_identifier
 from agent.types import Observation
 
 MAX_SAVES = 3
+#: The fields a log-in types into: its typing is never the change's.
+_LOGIN_FIELD = re.compile(
+    r"user\s*name|\buser\b|e-?mail|password|passcode|passphrase|\bpin\b|login|number|\bno\.?$|\bid\b|\bref",
+    re.I,
+)
 #: A booking's form goes in stages (book, search, choose, details, confirm): each one's button counts as a save.
 MAX_BOOKING_SAVES = 6
 
@@ -114,12 +120,23 @@ def record_goal_of(parsed: ParsedGoal) -> RecordGoal | None:
     if parsed.understood:
         if whole is not None and whole.op == "open" and _fills_after_opening(parsed.intents):
             return None  # 'open X, then type ... and click ...': opening is one of the steps the grammar read
-        if whole is not None and own_details(whole):
+        if whole is not None and own_details(whole) and _one_plain_change(whole):
             return whole  # 'update my mobile number to X': the grammar would type X wherever it stands
         return whole if whole is not None and (whole.about or whole.number or whole.search) else None
     if not parsed.unknown:
         return None
     return read_record_goal(". ".join(parsed.unknown)) or whole
+
+
+def _one_plain_change(goal: RecordGoal) -> bool:
+    """The goal changes one field to a value that is one ('update my email to x and my phone to y' is two, which
+    the record reading would make one change to 'number')."""
+    said = goal.said.lower()
+    return (
+        len(goal.settings) == 1
+        and not re.search(r"\band\s+(?:my|the|our)\s+[\w -]{2,30}?\s+(?:to|is\s+now)\s", said)
+        and all(len(v) > 1 and v.lower() not in FUNCTION_WORDS for v in goal.values)
+    )
 
 
 def _fills_after_opening(intents: tuple[Intent, ...]) -> bool:
@@ -157,9 +174,18 @@ def leading_intents(parsed: ParsedGoal, record: RecordGoal | None = None) -> lis
     if not (parsed.unknown and read_record_goal(". ".join(parsed.unknown)) is not None):
         actions = actions[: logins[-1] + 1] if logins else []
     values = [norm(v) for v in record.values] if record is not None else []
-    return [  # not the grammar's own guess at the change ('Type "Skerrow to YK27 HBN" into "registration"')
-        i for i in actions if not (isinstance(i, TypeText) and any(v and v in norm(i.text) for v in values))
-    ]
+    return [i for i in actions if not _guessed_change(i, values)]
+
+
+def _guessed_change(intent: Intent, values: list[str]) -> bool:
+    """The grammar's own guess at the change ('Type "Skerrow to YK27 HBN" into "registration ..."'): a typing of
+    one of the change's values (or a longer value inside it), never into a log-in's own field."""
+    if not isinstance(intent, TypeText):
+        return False
+    if _LOGIN_FIELD.search(intent.field) and not re.search(r"phone|mobile|tel\b", intent.field, re.I):
+        return False
+    typed = norm(intent.text)
+    return any(v and (typed == v or (len(v) >= 6 and v in typed)) for v in values)
 
 
 def leading_goal(parsed: ParsedGoal, record: RecordGoal) -> str:

@@ -13,7 +13,7 @@ from agent.planning.offline.records.goal import OPERATIONS
 #: A plan step that clicks a named control ('Click the "Renew" button'): the one home of this pattern.
 #: A click step: its target, its role, and any anchor after them ('Click the "Book" link near "Overview"').
 CLICKED = re.compile(
-    r'^Click (?:the )?["“«\'](?P<t>[^"“”«»]+?)["”»\'](?: (?P<role>\w+))?'
+    r'^Click (?:the )?["“«\'](?P<t>.+?)["”»\'](?: (?P<role>\w+))?'
     r'(?: [a-z]+(?: [a-z]+)? ["“«\'].*["”»\'])?$'
 )
 _SEARCHED = re.compile(r'^Search for ["“«\'](?P<q>.+?)["”»\']$')

@@ -30,6 +30,7 @@ CONFLICT = re.compile(
     re.I,
 )
 PREVIEW = re.compile(r"\bpreview\b", re.I)
+_NEGATED = re.compile(r"\bnot\b|n['’]t\b|\bnothing\b|\bno\s+changes?\b|\bfailed\b", re.I)
 #: An alert that reports the save done, not a refusal ('Your details have been saved').
 _SAVED = re.compile(
     r"\b(?:saved|updated|changed|done|success(?:ful(?:ly)?)?|thank\s+you|thanks|confirmed|received|submitted|"
@@ -66,13 +67,11 @@ def _lines(observation: Observation, fields: bool = False) -> list[str]:
     form loaded afresh as 'Label: value' too (the record read again in its own edit form)."""
     elements = observation.get("elements") or []
     options = {norm(o) for e in elements if is_select(e) for o in e.get("options") or []}
-    choices = [norm(field_label(e)) for e in elements if _is_choice(e) and field_label(e)]
+    choices = [field_label(e).strip().lower() for e in elements if _is_choice(e) and field_label(e).strip()]
     text = f"{observation.get('title') or ''}\n{observation.get('page_text') or ''}"
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     lines = [  # nor is a radio's or a tick box's own line ('Fix 12 Green - 24.02p/kWh'): a choice offered
-        ln
-        for ln in lines
-        if norm(ln) not in options and not any(c and norm(ln).startswith(c) for c in choices)
+        ln for ln in lines if norm(ln) not in options and not any(_choice_line(ln, c) for c in choices)
     ]
     if fields:
         for e in form_fields(observation):
@@ -82,6 +81,13 @@ def _lines(observation: Observation, fields: bool = False) -> list[str]:
             elif _is_choice(e) and e.get("checked"):
                 lines.append(f"chosen: {field_label(e)}")  # the form loaded afresh has kept this choice
     return lines
+
+
+def _choice_line(line: str, label: str) -> bool:
+    """``line`` is a radio's or tick box's own: its label, alone or with a description after a dash or a bracket
+    ('Fix 12 Green - 24.02p/kWh'); never 'Email: new@x.com' beside a tick box labelled 'Email'."""
+    low = line.strip().lower()
+    return low == label or (low.startswith(label) and re.match(r"\s*[-–—(|·]", low[len(label) :]) is not None)
 
 
 def _is_choice(e: dict) -> bool:
@@ -112,7 +118,7 @@ def refusal(observation: Observation) -> str:
         for e in elements:
             text = visible_text(e)
             main = (e.get("zone") or "main") not in ("header", "nav", "footer", "aside")
-            if role_of(e) == "alert" and main and text and not _SAVED.search(text):
+            if role_of(e) == "alert" and main and text and (not _SAVED.search(text) or _NEGATED.search(text)):
                 return text[:200]  # ('Please confirm you've read the tariff information')
     for line in _lines(observation)[:400]:
         if CONFLICT.search(line):

@@ -70,6 +70,8 @@ def restate(masked: str) -> str:
     if len(days) == 1:  # (said before or after: the goal's clauses may come back in another order)
         masked = _THAT_DAY.sub(f"on {days.pop()}", masked)
     sentences = [s for s in _SENTENCE_END.split(masked.strip()) if not _AS_IT_IS.match(s.strip(" .!"))]
+    if any(_OTHER_CHANGE.search(s) and not _MAKE_IT.match(s.strip()) for s in sentences):
+        return " ".join(_listed(s) for s in sentences)  # news beside a change of its own is the situation
     out: list[str] = []
     news = False
     for sentence in sentences:
@@ -84,11 +86,25 @@ def restate(masked: str) -> str:
     return " ".join(out)
 
 
+#: Fields news of which is no change to make here: the account's own log-in ('My username is now dana_k').
+_CREDENTIAL = re.compile(
+    r"\b(?:password|passcode|passphrase|pin|user\s*name|username|login|log-in|account)\b", I
+)
+#: A request for a change of its own, beside which news is only the situation.
+_OTHER_CHANGE = re.compile(
+    r"\b(?:update|change|set|switch|move|cancel|delete|remove|add|submit|book|order|renew|close|edit|correct|"
+    r"replace)\s+(?!(?:it|this|that|them)\b)",
+    I,
+)
+
+
 def _news(sentence: str) -> str:
     for rx in _NEWS:
         m = rx.match(sentence.strip())
-        if m:
-            return f"Update my {m.group('f')} to {m.group('v').strip()}."
+        value = m.group("v").strip() if m else ""
+        # a value as people give one (a number, an address, an email, a name), never 'locked' or 'behind'
+        if m and not _CREDENTIAL.search(m.group("f")) and re.match(r"(?:\S*[\d@]|[A-Z])", value):
+            return f"Update my {m.group('f')} to {value}."
     return ""
 
 

@@ -299,6 +299,14 @@ _ACKNOWLEDGE = re.compile(
 )
 
 
+#: What a tick box may offer beside the change, never ticked for the user: marketing, partners' offers.
+_NOT_ASKED = re.compile(
+    r"\b(?:marketing|newsletters?|offers|promotions?|partners?|third\s+part(?:y|ies)|paperless|subscribe|"
+    r"receive\s+(?:emails?|texts?|messages?|updates))\b",
+    re.I,
+)
+
+
 def acknowledgement(observation: Observation) -> Element | None:
     """The confirmation page's unticked 'I have read / I agree ...' box (None when there is none)."""
     return next(
@@ -308,6 +316,7 @@ def acknowledgement(observation: Observation) -> Element | None:
             if (e.get("role") or "") == "checkbox"
             and not e.get("checked")
             and _ACKNOWLEDGE.match(visible_text(e))
+            and not _NOT_ASKED.search(visible_text(e))
         ),
         None,
     )
