@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from agent.browser import registry
 from agent.context import Context
 from agent.planning.base import Backend, PlanRequest, PlanResult, TranslateRequest, TranslateResult
@@ -332,7 +334,9 @@ async def store_observation(
     ref = f"obs-{seq:04d}"
     path = run_dir / "observations" / f"{ref}.json"
     # In order with the trace records: the checkpoint holding this digest waits until the file is written.
-    text = json.dumps(observation, ensure_ascii=True)  # now: a later node may change the dict in place
+    # now: a later node may change the dict in place. orjson: a big page's observation in a fraction of the
+    # time json takes, on the step's path
+    text = orjson.dumps(observation, default=str, option=orjson.OPT_NON_STR_KEYS).decode()
     write_soon(lambda: _write_observation(path, text))
     _observations[run_id] = (ref, observation)
     return {
