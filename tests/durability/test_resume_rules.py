@@ -69,3 +69,27 @@ def test_a_lost_state_names_the_failures_it_explains_only():
         None,
     )
     assert after_lost_state("goal_failed", "unverified", "x", []) == ("goal_failed", "unverified", "x")
+
+
+def test_a_stored_observation_reads_back_the_same_from_the_records(tmp_path):
+    """A resumed run has only the file: page text with any character, numeric keys and odd values survive."""
+    import asyncio
+
+    from agent import runtime
+    from agent.records import wait_records_written
+
+    observation = {
+        "url": "http://shop.test/caf\u00e9",
+        "title": "Cr\u00e8me br\u00fbl\u00e9e \u2028 line \u0085 end",
+        "elements": [{"id": 1, "text": "\u00a34.50 \u2014 \U0001f600", "rect": (1, 2, 3, 4)}],
+        "counts": {3: "numeric key"},
+        "note": tmp_path,  # a value JSON has no type for is kept as its text
+    }
+    digest = asyncio.run(runtime.store_observation("resume-obs", tmp_path, 7, observation))
+    wait_records_written()
+    runtime._observations.pop("resume-obs", None)  # as in a new process: only the file is left
+    back = asyncio.run(runtime.full_observation("resume-obs", digest))
+    assert back["title"] == observation["title"] and back["url"] == observation["url"]
+    assert back["elements"] == [{"id": 1, "text": "\u00a34.50 \u2014 \U0001f600", "rect": [1, 2, 3, 4]}]
+    assert back["counts"] == {"3": "numeric key"} and back["note"] == str(tmp_path)
+    assert digest["elements_count"] == 1 and (tmp_path / "observations" / "obs-0007.json").is_file()

@@ -23,6 +23,15 @@ WIRE_FORMATS = {
 #: Which field kinds a value of each kind can go into.
 _FIELDS_FOR = {"date": ("date", "datetime-local"), "time": ("time",), "datetime": ("datetime-local",)}
 
+#: A month as people write it: 'December', 'Dec.', 'Sept'.
+MONTH_WORD = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+#: A weekday said before a date, if any: 'Friday 11 June', 'Tues, 3 May'.
+WEEKDAY_BEFORE = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?"
+#: A time of day: '10.20am', '14:30', '2 pm'.
+TIME_OF_DAY = r"\d{1,2}[:.]\d{2}(?:\s*[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\.?"
+#: A day and its month in words, the weekday and year if said: 'Friday 11 June', '3rd May 2027'.
+DAY_AND_MONTH = rf"{WEEKDAY_BEFORE}\d{{1,2}}(?:st|nd|rd|th)?\s+{MONTH_WORD}(?:,?\s+\d{{4}})?"
+
 _HAS_TIME = re.compile(r"\d{1,2}:\d{2}|\b\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.)", re.I)
 _HAS_DATE = re.compile(
     r"\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d",

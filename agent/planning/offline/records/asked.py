@@ -6,7 +6,14 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from agent.planning.offline.records.goal import _ARTICLE, _NUMBER, KINDS, RecordGoal, _noun_in, kind_of
+from agent.planning.offline.records.goal import (
+    ARTICLE,
+    KINDS,
+    RECORD_NUMBER,
+    RecordGoal,
+    kind_of,
+    record_noun_in,
+)
 
 I = re.IGNORECASE  # noqa: E741 - short alias keeps the patterns readable
 
@@ -31,12 +38,12 @@ def record_question(question: str) -> RecordGoal | None:
     if version:
         noun = (version.group("noun") or version.group("noun2") or "").lower()
         return RecordGoal(op="open", noun=noun, about=version.group("v") or version.group("v2") or "")
-    number = _NUMBER.search(q)
+    number = RECORD_NUMBER.search(q)
     if number and kind_of(q) in (KINDS[0], KINDS[2]):
-        return RecordGoal(op="open", noun=_noun_in(q), number=number.group("n"))
+        return RecordGoal(op="open", noun=record_noun_in(q), number=number.group("n"))
     about = _ASKED_ABOUT.search(q)
     if about and kind_of(about.group("noun")) in (KINDS[0], KINDS[2]):  # tracker items and milestones
         return RecordGoal(
-            op="open", noun=about.group("noun").lower(), about=_ARTICLE.sub("", about.group("d"))
+            op="open", noun=about.group("noun").lower(), about=ARTICLE.sub("", about.group("d"))
         )
     return None

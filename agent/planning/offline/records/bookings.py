@@ -9,10 +9,10 @@ option the goal names in passing ('bed and breakfast') is chosen there too, neve
 
 from __future__ import annotations
 
-import calendar
 import re
 
 from agent.planning.offline.account_rules import is_login_clause
+from agent.planning.offline.dates import MONTH_WORD, TIME_OF_DAY, WEEKDAY_BEFORE
 from agent.planning.offline.page import is_button, is_link, visible_text
 from agent.planning.offline.records.forms import field_label, record_link
 from agent.planning.offline.records.goal import RecordGoal
@@ -49,9 +49,7 @@ _PHONE = re.compile(
     r"(?:\b(?P<cue>mobile|phone|telephone|tel|cell|contact\s+number)(?:\s+number)?\s*(?:is\s+|:\s*)?)?"
     r"(?P<p>\+?\d[\d -]{7,}\d)"
 )
-_MONTH = r"(?:" + "|".join(m.lower() for m in calendar.month_abbr[1:]) + r"|sept)[a-z]*\.?"
-_DAY_NAME = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?"
-_TIME = r"\d{1,2}[:.]\d{2}(?:\s*[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\.?"
+_MONTH, _DAY_NAME, _TIME = MONTH_WORD, WEEKDAY_BEFORE, TIME_OF_DAY
 _DATE = re.compile(
     rf"{_DAY_NAME}(?P<d>\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}(?:,?\s+\d{{4}})?|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?"
     rf"(?:,?\s+\d{{4}})?|\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}[/.]\d{{1,2}}[/.]\d{{4}})(?:,?\s+at\s+(?P<t>{_TIME}))?",

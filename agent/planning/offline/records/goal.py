@@ -71,7 +71,7 @@ _FILLERS = re.compile(
     I,
 )
 #: A record's number or identifier: '#12', 'ticket 12', 'order SO-1004', 'invoice INV-2026-0193'.
-_NUMBER = re.compile(
+RECORD_NUMBER = re.compile(
     r"(?:#|\b(?:no\.?|number|ticket|issue|bug|item|record|order|invoice|case|request|booking)\s+#?)"
     r"(?P<n>(?:[A-Z]{1,5}-?)?\d+(?:-[A-Z0-9]*\d[A-Z0-9]*)*)\b",
     I,
@@ -172,7 +172,7 @@ _SENTENCES = re.compile(
 )
 _CONTEXT = re.compile(r"^\s*(?:in|on|at|within)\s+(?P<where>(?:the\s+)?[^,\x00]{2,60}?),\s*", I)
 _PREDICATE = re.compile(r"\s+(?:is|are|was|were|has|have|seems?|looks?|got|needs?)\b.*$", I)
-_ARTICLE = re.compile(r"^(?:the|a|an|that|this|our|my)\s+", I)
+ARTICLE = re.compile(r"^(?:the|a|an|that|this|our|my)\s+", I)
 _PAGE_WORD = re.compile(r"(?:\s+(?:wiki\s+)?page)?(?:\s*,?\s+keeping\b.*)?$", I)
 _REFERENCE = re.compile(r"\b(?:that|this|the\s+same|it|its)\b", I)
 _NOT_FIELDS = frozenset("it its this that the a an them new one".split())
@@ -263,7 +263,8 @@ def _op_of(clause: str) -> tuple[str, str]:
     return "", c
 
 
-def _noun_in(text: str) -> str:
+def record_noun_in(text: str) -> str:
+    """The kind of record ``text`` names ('ticket', 'wiki page'): the longest, then the first said."""
     lowered = text.lower()
     hits = [n for n in _RECORD_NOUNS if re.search(rf"\b{n}s?\b", lowered)]
     return max(hits, key=lambda n: (len(n.split()), lowered.find(n)), default="")
@@ -331,7 +332,7 @@ def read_record_goal(goal: str) -> RecordGoal | None:
         (
             n
             for n in (
-                _NUMBER.search(x) for x in sentences if not is_login_clause(x) and not _AS_USER.match(x)
+                RECORD_NUMBER.search(x) for x in sentences if not is_login_clause(x) and not _AS_USER.match(x)
             )
             if n
         ),
@@ -388,7 +389,7 @@ def read_record_goal(goal: str) -> RecordGoal | None:
             f.split()[0] in _NOT_FIELDS
             or m.group("v").lower()
             in ("to", "as", "for", "from", "and", "or")  # ('with Kestrel Lettings to X')
-            or _noun_in(f)
+            or record_noun_in(f)
             or assign
             or (f, _clean(m.group("v"), spans)) in settings
         ):
@@ -421,7 +422,7 @@ def read_record_goal(goal: str) -> RecordGoal | None:
         about = target.group("d") if target and op == "append" else ""
     if not about and not number and described and op != "create":
         about = _PREDICATE.sub(
-            "", _ARTICLE.sub("", described.strip(" .,"))
+            "", ARTICLE.sub("", described.strip(" .,"))
         ).strip()  # 'The dark mode colours ... are fixed now.'
     if (
         not about and not number and op in ("act", "cancel")
@@ -430,7 +431,7 @@ def read_record_goal(goal: str) -> RecordGoal | None:
         item = re.match(
             r"^(?:my|the|our|this|that)?\s*(?P<n>(?:[\w-]+\s+){0,3}?)(?:of|on|for|in)\s+(?P<d>.+)$", body, I
         )
-        about = item.group("d") if item else _ARTICLE.sub("", re.sub(r"^my\s+", "", body, flags=I))
+        about = item.group("d") if item else ARTICLE.sub("", re.sub(r"^my\s+", "", body, flags=I))
         noun = noun or (item.group("n").split() or [""])[-1].lower() if item else noun
     about = "" if search else _PAGE_WORD.sub("", about).strip()
     named = _NAMED.search(f"{described} . {body}") if not (about or number or search) else None
@@ -444,7 +445,7 @@ def read_record_goal(goal: str) -> RecordGoal | None:
         return None  # 'create a page' alone: nothing to prove it by
     return RecordGoal(
         op=op,
-        noun=(noun or _noun_in(f"{body} {described}")).lower(),
+        noun=(noun or record_noun_in(f"{body} {described}")).lower(),
         about=_clean(about, spans),
         number=number.group("n") if number else "",
         title=_clean(title, spans),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from agent.planning.offline.dates import DAY_AND_MONTH
 from agent.planning.offline.text import SENTENCE_BREAK
 
 I = re.IGNORECASE  # noqa: E741 - short alias keeps the patterns readable
@@ -47,11 +48,7 @@ _SENTENCE_END = re.compile(SENTENCE_BREAK)
 
 
 #: A day said before and pointed back at: 'an exam on Friday 11 June, so ... cancel my lesson that day'.
-_DAY = re.compile(
-    r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|"
-    r"aug|sep|oct|nov|dec)[a-z]*\.?(?:,?\s+\d{4})?",
-    I,
-)
+_DAY = re.compile(rf"\b{DAY_AND_MONTH}", I)
 _THAT_DAY = re.compile(r"\b(?:on\s+)?(?:that|the\s+same)\s+day\b", I)
 #: What leaves the rest of a record as it is: 'Keep the amount as it is', '- nothing else needs changing'.
 _AS_IT_IS = re.compile(
