@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from agent.planning.offline.credentials import account_details
 from agent.planning.offline.form_rules import field_values
 from agent.planning.offline.intents import Click, Intent, Navigate, Submit, TypeText
 from agent.planning.offline.page_rules import matched
@@ -207,7 +208,13 @@ def parse_booking_reference(c: str, spans: tuple[str, ...]) -> list[Intent] | No
 def is_login_clause(clause: str) -> bool:
     """The clause says which account to use (it logs in), whatever else the goal asks."""
     c = _unbracketed(clause)
-    return bool(_LOG_IN.match(c) or _AS_ACCOUNT.match(c) or _stated(c) or _BOOKING_REFERENCE.match(c))
+    return bool(
+        _LOG_IN.match(c)
+        or _AS_ACCOUNT.match(c)
+        or _stated(c)
+        or _BOOKING_REFERENCE.match(c)
+        or account_details(c) is not None
+    )
 
 
 #: Credentials that start with the account number's own words ('member ID RW-2291', 'member RW-2291, ...').
@@ -222,6 +229,18 @@ def _unbracketed(clause: str) -> str:
 
 
 def parse_login(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
+    """A log-in (or log-out) clause as the steps it takes; account details said as labelled values ('card no.
+    2207 1936 54, pin 7730') are typed each into the field their words name."""
+    said = _said_login(c, spans)
+    if said is not None:
+        return said
+    details = account_details(_unbracketed(c), spans)
+    if details is None:
+        return None
+    return [*(TypeText(v, field) for field, v in details), Submit("login")]
+
+
+def _said_login(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
     c = _unbracketed(c)
     if re.match(r"^(?:log|sign)[\s-]*(?:out|off)\b|^(?:logout|signout)$", c, I):
         return [Click(target="log out")]

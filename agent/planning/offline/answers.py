@@ -257,7 +257,27 @@ def _answer_generic(query: Query, observation: Observation, lines: list[str]) ->
         return Answer(True, f"Yes: {clip(line, 280)}", "the page mentions it")
     if all(any(token_match(w, t) >= 0.8 for w in words) for t in tokens(line)) and n + 1 < len(lines):
         return Answer(True, clip(f"{line} {lines[n + 1]}", 300), "label and value")
+    which = _WHICH.match(low)
+    if which and not _names_one(line, query.question):  # ('which library': 'to any library' names none)
+        return Answer(
+            False, f'The page does not name the {which.group("n")} asked for in "{query.question}".'
+        )
     return Answer(True, clip(line, 300), "best matching line")
+
+
+#: 'which library ...', 'what branch ...': the answer is one named thing.
+_WHICH = re.compile(r"^\s*(?:which|what)\s+(?P<n>library|branch|office|shop|store|station|venue|site|location|"
+                    r"centre|center|surgery|clinic|depot|room|school|hospital|practice)\b")  # fmt: skip
+
+
+def _names_one(line: str, question: str) -> bool:
+    """The line names something the question does not: a capitalised word that starts no sentence."""
+    asked = {norm(w) for w in question.split()}
+    starts = {m.end() - 1 for m in re.finditer(r"(?:^|[.!?:]\s+)\S", line)}  # where a sentence starts
+    return any(
+        m.start() not in starts and norm(m.group(0)) not in asked
+        for m in re.finditer(r"\b[A-Z][\w'&-]+", line)
+    )
 
 
 def answer_on(query: Query, observation: Observation) -> Answer:

@@ -12,6 +12,13 @@ from agent.planning.offline.form_rules import parse_type
 from agent.planning.offline.intents import TypeText
 from agent.planning.offline.text import SENTENCE_BREAK
 
+#: Where a request starts after the situation in one sentence: "Clover's teeth seem fine now so please cancel ...",
+#: "... yet - please renew the DVD".
+REQUEST_AFTER_SITUATION = re.compile(
+    r"\s*,?\s+(?:so|[-\u2013\u2014])\s+(?=(?:please|can\s+you|could\s+you|would\s+you)\b)", re.I
+)
+
+
 _HARD_SPLIT = re.compile(
     r"""\s*[\n;]+\s*
       | \s*,?\s*\b(?:and\s+then|then|after\s+that|afterwards?|after\s+which|and\s+finally|finally|lastly
@@ -19,7 +26,9 @@ _HARD_SPLIT = re.compile(
       | """
     + SENTENCE_BREAK
     + r"""(?=\S)
-      | \s*,\s*(?:next|now)\s*,\s*""",
+      | \s*,\s*(?:next|now)\s*,\s*
+      | """
+    + REQUEST_AFTER_SITUATION.pattern,
     re.I | re.X,
 )
 
@@ -38,6 +47,8 @@ _FILLERS = re.compile(
 
 
 _TRAILING = re.compile(r"(?:[\s.!,;:]+|\s+(?:please|for\s+me|now|thanks|thank\s+you))+$", re.I)
+#: Why the user asks, said after the request: '... so I can keep it another week' changes nothing asked.
+_PURPOSE = re.compile(r",?\s+so\s+(?:that\s+)?(?:i|we)\s+(?:can|could|don['’]?t|won['’]?t)\b[^\x00]*$", re.I)
 
 
 VERB_START = re.compile(
@@ -66,7 +77,7 @@ def strip_fillers(clause: str) -> str:
     while text != previous:
         previous = text
         text = _FILLERS.sub("", text).strip()
-        text = _TRAILING.sub("", text).strip()
+        text = _TRAILING.sub("", _PURPOSE.sub("", text)).strip()
     return text
 
 

@@ -184,6 +184,13 @@ _NOTHING = re.compile(
 )
 
 
+#: 'look at my council tax account': where the answer is, which the account's log-in and the question reach.
+_INTO_ACCOUNT = re.compile(
+    r"^(?:look|go|get|check)\s+(?:at|in|into|on|through)?\s*(?:my|our|the)\s+(?:[\w'&-]+\s+){0,3}account$",
+    re.I,
+)
+
+
 #: A condition a question is asked under: 'If I cancel with less than a day's notice, what fee ...?'
 _CONDITION = re.compile(r"^(?:if|when|whenever|in\s+case)\s+(?!so$|not$)\w+(?:\s+\S+){2,}$", re.I)
 #: A question that goes on from the one before: 'If so, how much is it?'
@@ -279,6 +286,7 @@ def parse_goal(goal: str) -> ParsedGoal:
     intents: list[Intent] = []
     unknown: list[str] = []
     context: list[str] = []
+    news = False
     answer = parse_answer(masked.strip(), spans)
     if answer:
         return ParsedGoal(goal=text, intents=tuple(answer))
@@ -287,7 +295,7 @@ def parse_goal(goal: str) -> ParsedGoal:
     scope = ""
     clauses = split_clauses(masked, spans)
     for k, clause in enumerate(clauses):
-        if BARE_FINDERS.match(clause) or _NOTHING.match(clause):
+        if BARE_FINDERS.match(clause) or _NOTHING.match(clause) or _INTO_ACCOUNT.match(clause):
             continue
         if _GOES_ON.match(clause) and _asks(clauses[k + 1 : k + 2], spans):
             asked_first = intents[-1].question if intents and isinstance(intents[-1], Ask) else ""
@@ -316,8 +324,10 @@ def parse_goal(goal: str) -> ParsedGoal:
             unknown.append(shown(scope, spans))
             scope = ""
         found = parse_clause(clause, spans)
-        if found is None and _CONTEXT.match(clause) and "?" not in clause and not _DETAIL.search(clause):
+        situation = _CONTEXT.match(clause) or _NEWS.match(clause)
+        if found is None and situation and "?" not in clause and not _DETAIL.search(clause):
             context.append(clause)
+            news = news or not _CONTEXT.match(clause)
         elif found is None:
             unknown.append(shown(clause, spans))
         else:
@@ -327,7 +337,7 @@ def parse_goal(goal: str) -> ParsedGoal:
     if context and not any(isinstance(i, Ask) for i in intents):
         unknown.extend(shown(c, spans) for c in context)  # said beside an action, it may be a detail: unread
     elif context:
-        read = [_in_context(i, context, spans) if isinstance(i, Ask) else i for i in intents]
+        read = [_in_context(i, context, spans, news) if isinstance(i, Ask) else i for i in intents]
         if any(
             i is None for i in read
         ):  # 'What's its call number?' after a situation naming nothing it can be
@@ -357,6 +367,16 @@ _CONTEXT = re.compile(
     r"said|sent\s+me))\b",  # ('Kestrel Lettings emailed to say my rent account is behind')
     re.I,
 )
+#: News the user read or heard, or a plan: 'A friend told me ...', 'I had an email saying ...', 'Thinking of hiring
+#: ...'. Beside a question it is read only when the question points back at a thing it names ('... has a reading
+#: group. What day does it meet?'); a question that names nothing of its own is not answered without it.
+_NEWS = re.compile(
+    r"^(?:(?:an?|my|our)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:told|said|says|mentioned|reckons)|"
+    r"i\s+(?:had|got|received|saw|read|heard|can['’]?t|cannot|won['’]?t|haven['’]?t|didn['’]?t|don['’]?t)|"
+    r"we\s+(?:had|got|can['’]?t|cannot|won['’]?t|haven['’]?t|didn['’]?t|don['’]?t)|"
+    r"(?:thinking|planning|hoping)\s+(?:of|to|about)|someone|somebody)\b",
+    re.I,
+)
 #: What makes a sentence a detail to use rather than a situation to read past: a reference ('job SW-31877'), a
 #: postcode, a long number, a year, an email address.
 _DETAIL = re.compile(r"\b(?=[A-Z0-9-]*\d)[A-Z][A-Z0-9-]{2,}\b|\b\d{4,}\b|@")
@@ -372,6 +392,8 @@ _AFTER = re.compile(
     r"[^,;]+?)\s*$",
     re.I,
 )
+#: ... or what the situation says a place has: 'a friend told me the Hollin Library has a reading group'.
+_HAS = re.compile(r"\b(?:has|have|offers?|runs?|sells?|stocks?)\s+(?P<x>(?:an?|some)\s+[^,;]+?)\s*$", re.I)
 #: A question that points back at a thing ('its call number', 'how much is it'): it needs one to point at.
 _POINTS_BACK = re.compile(r"\b(?:its|it\b|" + _THAT + ")", re.I)
 #: ... or at someone's: a business or a person the situation must name ('their young driver surcharge' at Redway;
@@ -395,14 +417,16 @@ def _who_acts(said: str, context: list[str], spans: tuple[str, ...]) -> str:
     return _ACTS.sub(f"a {people.pop()}", said, count=1)
 
 
-def _in_context(ask: Ask, context: list[str], spans: tuple[str, ...]) -> Ask | None:
+def _in_context(ask: Ask, context: list[str], spans: tuple[str, ...], news: bool = False) -> Ask | None:
     """A question asked after (or before) the situation it is about: what the user says they are after is what
     'its' means ("I'm looking for X. What's its call number?"), and where and whose is kept ('What do they
     charge for a dog? at Saltings in Wrenham'); the rest never answers. None when the question points back at a
     thing the situation does not name."""
     said = _who_acts(ask.question, context, spans)
     ask = Ask(said) if said != ask.question else ask
-    wanted = [m.group("x") for c in context if (m := _AFTER.search(shown(c, spans)))]
+    wanted = [
+        m.group("x") for c in context if (m := _AFTER.search(shown(c, spans)) or _HAS.search(shown(c, spans)))
+    ]
     if (
         _POINTS_BACK.search(said)
         and ((len(wanted) == 1 and _BACK_AT_WANTED.search(said)) or not proper_names(said.split(" ", 1)[-1]))
@@ -411,6 +435,10 @@ def _in_context(ask: Ask, context: list[str], spans: tuple[str, ...]) -> Ask | N
             return None
         thing = wanted[0]
         return Ask(_pointing_at(said, thing))
+    if news:
+        return (
+            None  # ('I had an email saying my hold is ready. Which library do I go to?': which hold, unread)
+        )
     places = [
         m.group(0)
         for c in context

@@ -8,11 +8,12 @@ one step towards them; each lead is offered once.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 from urllib.parse import urlsplit
 
 from agent.planning.offline.account_rules import REFERENCE_FIELD
-from agent.planning.offline.intents import Click, Intent, TypeText, is_secret_field
+from agent.planning.offline.intents import Click, Intent, Submit, TypeText, is_secret_field
 from agent.planning.offline.matching import choose, find_anchor, rank
 from agent.planning.offline.page import (
     attr,
@@ -31,8 +32,9 @@ _FILLER_WORDS = frozenset({"all", "shop", "view", "browse", "see", "our", "the",
 _COLLECTION_KINDS = ("count", "list", "superlative")
 
 
-def login_lead(pending: list[Intent], observation: Observation) -> str | None:
-    """'Log in as ...' on a page with no password field: the step that opens the login form."""
+def login_lead(pending: list[Intent], observation: Observation, goal: str = "") -> str | None:
+    """'Log in as ...' on a page with no password field: the step that opens the login form (a 'Log in' link,
+    else the account's, else the section the goal says the account is of: 'my council tax account')."""
     typed = [i for i in pending[:3] if isinstance(i, TypeText)]
     if not pending or not isinstance(pending[0], TypeText):
         return None
@@ -41,12 +43,14 @@ def login_lead(pending: list[Intent], observation: Observation) -> str | None:
         if any(is_text_field(e) and "reference" in norm(" ".join(t for t, _ in labels(e))) for e in elements):
             return None
         targets: tuple[str, ...] = ("manage booking", "manage my booking", "my booking", "find my booking")
-    elif not any(is_secret_field(i.field) for i in typed) or any(
-        (e.get("input_type") or "") == "password" for e in elements
-    ):
+    elif not any(is_secret_field(i.field) for i in typed) and not _logs_in(pending):
         return None
-    else:
-        targets = ("log in", "my account", "account")  # a site without a 'Log in' link asks at the account
+    elif any((e.get("input_type") or "") == "password" for e in elements) or _asks_for(
+        elements, typed[0].field
+    ):
+        return None  # the log-in form is here (a postcode or a date of birth is no password field)
+    else:  # a site without a 'Log in' link asks at the account, or in the section the account is of
+        targets = ("log in", "my account", "account", *_section_of(typed[0].field), *_sections_said(goal))
     for target in targets:
         step = Click(target, role="link")
         pick = choose(
@@ -55,6 +59,40 @@ def login_lead(pending: list[Intent], observation: Observation) -> str | None:
         if pick.ok:
             return step.step()
     return None
+
+
+def _section_of(field: str) -> tuple[str, ...]:
+    """The section an account is kept in, by the words that name it: 'council tax account' is under 'Council
+    tax', 'patient number' under a patient area."""
+    words = [
+        w for w in tokens(field) if w not in ("account", "number", "no", "id", "card", "ref", "reference")
+    ]
+    return (" ".join(words),) if words and "@" not in field else ()
+
+
+#: 'my council tax account', 'the Larchfield patient portal': what the account is of, as the goal says it.
+_ACCOUNT_OF = re.compile(r"\b(?:my|our|the)\s+((?:[a-z][\w'&-]*\s+){1,3}?)(?:account|portal|area)\b", re.I)
+
+
+def _sections_said(goal: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(m.group(1).strip() for m in _ACCOUNT_OF.finditer(goal)))
+
+
+def _logs_in(pending: list[Intent]) -> bool:
+    """The typed values are a log-in's: its submit follows them ('account number ..., postcode ...')."""
+    return any(isinstance(i, Submit) and i.purpose == "login" for i in pending[:4])
+
+
+def _asks_for(elements: list[Element], field: str) -> bool:
+    """A text field on the page is labelled with the words the goal named the account by (all but one of them:
+    'Larchfield patient number' is the form's 'Patient number')."""
+    words = {stem(w) for w in tokens(field) if len(w) > 2}
+    for e in elements:
+        if is_text_field(e):
+            said = {stem(w) for t, _ in labels(e) for w in tokens(t)}
+            if words and len(words & said) >= max(1, len(words) - 1):
+                return True
+    return False
 
 
 def _short_links(observation: Observation) -> list[Element]:

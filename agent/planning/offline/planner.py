@@ -52,6 +52,7 @@ from agent.planning.offline.records.goal import RecordGoal
 from agent.planning.offline.records.plan import leading_goal, plan_record, record_goal_of
 from agent.planning.offline.reveal import reveal_step, reveals_done
 from agent.planning.offline.semantic import take_note
+from agent.planning.offline.split_dates import split_date_steps
 from agent.planning.offline.text import clip
 from agent.planning.offline.tools import mcp_plan, pdf_plan
 from agent.planning.offline.translator import ground
@@ -286,6 +287,13 @@ def plan_goal(request: PlanRequest) -> PlanResult:
             reasoning="every step of the goal has been carried out",
         )
 
+    split = split_date_steps(remaining[0], observation)
+    if split:  # the rest of the batch follows, so the date counts done once a later step is
+        return _result(
+            proposed_actions=[*split, *(i.step() for i in remaining[1:3])],
+            raw=raw,
+            reasoning="the form asks for the date in parts: day, month and year",
+        )
     dated = date_of(remaining[0]) is not None
     picker = (
         picker_step(remaining[0], observation, _dry_run(remaining[0], observation), history)
@@ -297,7 +305,7 @@ def plan_goal(request: PlanRequest) -> PlanResult:
             proposed_actions=[picker], raw=raw, reasoning="the date goes in through the field's calendar"
         )
     steps = [] if _targets_dialog(remaining[0], observation) else _overlay_first(observation, history)
-    login = login_lead(remaining, observation)
+    login = login_lead(remaining, observation, str(request.get("goal") or ""))
     if login and not _tried(history, login):
         return _result(
             proposed_actions=[*steps, login],

@@ -32,6 +32,7 @@ from agent.planning.offline.segments import (
     classes_in,
     find_quote,
     named_segment,
+    value_for_period,
     value_of_class,
 )
 from agent.planning.offline.site_search import echoes_search
@@ -72,6 +73,7 @@ def answer_question(question: str, observation: Observation) -> Answer:
     if answer.found and not _names_exactly(query, answer):
         return replace(answer, found=False, text=f'Nothing on the page is about "{query.entity}" exactly.')
     answer = _of_the_label_asked(question, query, answer) if answer.found else answer
+    answer = _of_the_period_asked(question, answer, observation) if answer.found else answer
     if answer.found and any(
         classes_in(question)[:-1]
     ):  # ('the only amount on the page' is a child's: 'Child: £5')
@@ -81,6 +83,24 @@ def answer_question(question: str, observation: Observation) -> Answer:
                 answer,
                 found=False,
                 text=f"{answer.text} is not it: {class_mismatch(question, said[0], answer.text)}",
+            )
+    return answer
+
+
+def _of_the_period_asked(question: str, answer: Answer, observation: Observation) -> Answer:
+    """A line of prices by period ('1 to 2 days: £76.00 a day ... 7 days: £408.00') answers with the price of
+    the period asked ('for a whole week'), and with nothing when no label there is of that period."""
+    lines = page_lines(observation)
+    for at in (n for n, line in enumerate(lines) if find_quote(line, answer.text) >= 0):
+        block = " ".join(lines[max(0, at - 4) : at + 5])  # (each label and price may be a line of its own)
+        fit, by_period = value_for_period(question, block)
+        if fit:
+            return replace(
+                answer, text=fit, evidence=next((x for x in lines if find_quote(x, fit) >= 0), block)
+            )
+        if by_period:
+            return replace(
+                answer, found=False, text=f"{answer.text} is not it: the page gives it for another period."
             )
     return answer
 

@@ -34,7 +34,13 @@ _PERIODS = (
         "year",
     ),
     (re.compile(r"\b(?:monthly|a\s+month|per\s+month|each\s+month)\b", re.I), "month"),
-    (re.compile(r"\b(?:weekly|a\s+week|per\s+week|each\s+week)\b", re.I), "week"),
+    (
+        re.compile(
+            r"\b(?:weekly|a\s+week|per\s+week|each\s+week|(?:whole|full)\s+week)\b|(?<![\w-])(?<!\d\s)(?<!to\s)(?:7|seven)\s+days\b",
+            re.I,
+        ),
+        "week",
+    ),
     (re.compile(r"\b(?:daily|a\s+day|per\s+day|each\s+day|per\s+night|a\s+night|nightly)\b", re.I), "day"),
 )
 
@@ -127,6 +133,27 @@ def value_of_class(question: str, text: str, values: list[str]) -> str | None:
         v for v in values if all(a <= s for a, s in zip(asked, _classes(clause_of(text, v)), strict=True))
     ]
     return fits[0] if any(asked) and len(fits) == 1 else None
+
+
+#: A price under its own label in a run of them: '3 to 6 days: £68.00 a day', '7 days: £408.00'.
+_PRICED_LABEL = re.compile(
+    r"(?P<label>[^:\n]{1,40}?):\s*(?P<v>[£$€]\s?\d[\d,]*(?:\.\d+)?)(?P<unit>\s+(?:a|an|per|each)\s+[a-z]+)?"
+)
+
+
+def value_for_period(question: str, text: str) -> tuple[str | None, bool]:
+    """(the price ``text`` gives under a label of the period the question asks, whether ``text`` gives prices
+    by period at all): '7 days: £408.00' for 'for a whole week' among '1 to 2 days: £76.00 a day ...'."""
+    asked = _classes(question)[-1]
+    if not asked:
+        return None, False
+    said = [
+        (m.group("v"), _classes(f"{m.group('label')} {m.group('unit') or ''}")[-1])
+        for m in _PRICED_LABEL.finditer(text)
+    ]
+    periods = [(v, c) for v, c in said if c]
+    fits = [v for v, c in periods if asked <= c]
+    return (fits[0] if len(fits) == 1 else None), len(periods) >= 2
 
 
 #: How far (characters) a class word may stand from the value it names: 'Adult £9.50', '£14.00 adult'.

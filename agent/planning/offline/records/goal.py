@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from agent.planning.offline.account_rules import is_login_clause
+from agent.planning.offline.clauses import REQUEST_AFTER_SITUATION
 from agent.planning.offline.dates import date_span
 from agent.planning.offline.records.invites import invitation
 from agent.planning.offline.records.restate import restate
@@ -133,6 +134,10 @@ _DESCRIBED = re.compile(
     r"(?P<d>.+?)(?=\s+(?:saying|that\s+says|with\s+(?:the\s+)?(?:text|comment|priority|status)|to\s+(?:the\s+)?"
     r"\w+(?:\s+[\w.]+)?$|as\s+\w+$)|\s+(?:is|was|are|has\s+become|seems|got)\s+(?!\w+ing\b)|[,;:]|\.\s|$)",
     I,
+)
+#: Where a loan or booking is kept, said after it: 'on my Westmere library account'.
+_IN_ACCOUNT = re.compile(
+    r"\s+(?:on|in|from|with|under)\s+(?:my|our|the)\s+(?:[\w'&-]+\s+){0,3}account\b.*$", I
 )
 _SEARCH = re.compile(
     r"\b(?:use|using)\s+the\s+(?:site'?s?\s+)?search(?:\s+(?:box|field|page|form))?\s+to\s+(?:look|search)\s+"
@@ -280,6 +285,9 @@ def read_record_goal(goal: str) -> RecordGoal | None:
     """The goal as a record operation, or None when its wording is not one (the grammar then has it)."""
     masked, spans = mask_quotes((goal or "").strip())
     masked = restate(masked)  # 'My mobile number has changed to X. Please update it.': 'Update my ... to X'
+    masked = re.sub(  # "Her teeth seem fine so please cancel ...": two sentences
+        REQUEST_AFTER_SITUATION.pattern + r"(\w)", lambda m: ". " + m.group(1).upper(), masked, flags=I
+    )
     masked = re.sub(  # a quoted sentence ends its own: ': "Call after 5pm." Keep the rest'
         r"(\x00(\d+)\x00)(?=\s+[A-Z])",
         lambda m: m.group(1) + ("." if spans[int(m.group(2))].rstrip().endswith((".", "!", "?")) else ""),
@@ -420,7 +428,10 @@ def read_record_goal(goal: str) -> RecordGoal | None:
             I,
         )
         about = target.group("d") if target and op == "append" else ""
-    if not about and not number and described and op != "create":
+    names_own = (
+        op in ("act", "cancel") and len(re.findall(r"[a-z0-9]+", body, I)) > 2
+    )  # ('cancel her ... on the 10th')
+    if not about and not number and described and op != "create" and not names_own:
         about = _PREDICATE.sub(
             "", ARTICLE.sub("", described.strip(" .,"))
         ).strip()  # 'The dark mode colours ... are fixed now.'
@@ -428,8 +439,15 @@ def read_record_goal(goal: str) -> RecordGoal | None:
         not about and not number and op in ("act", "cancel")
     ):  # 'renew my loan of X', 'withdraw my pending request'
         body = re.sub(r"^(?:me|us)\s+", "", body, flags=I)  # 'enrol me on X'
-        item = re.match(
-            r"^(?:my|the|our|this|that)?\s*(?P<n>(?:[\w-]+\s+){0,3}?)(?:of|on|for|in)\s+(?P<d>.+)$", body, I
+        body = _IN_ACCOUNT.sub("", body)  # 'renew X on my library account': where, not which
+        item = (
+            None
+            if body[:1].isupper()
+            else re.match(  # ('Bread Baking for Beginners' is one title)
+                r"^(?:my|the|our|this|that)?\s*(?P<n>(?:[\w-]+\s+){0,3}?)(?:of|on|for|in)\s+(?P<d>.+)$",
+                body,
+                I,
+            )
         )
         about = item.group("d") if item else ARTICLE.sub("", re.sub(r"^my\s+", "", body, flags=I))
         noun = noun or (item.group("n").split() or [""])[-1].lower() if item else noun

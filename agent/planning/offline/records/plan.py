@@ -92,6 +92,7 @@ from agent.planning.offline.records.row_actions import (
     page_control,
     row_anchor,
     row_control,
+    ticked_row_control,
     verb_words,
 )
 from agent.planning.offline.text import clip, norm, split_identifier
@@ -340,6 +341,11 @@ def _row_action(
             return plan_result(task_complete=True, success=True, final_answer=f"Done. The page says: {quote}",
                            raw=raw, reasoning=f"the page shows the {goal.noun or 'item'} {goal.verb} done")  # fmt: skip
         return unmet(terminals.UNVERIFIED, f"Clicked {goal.verb!r}, but the page does not show it done.", raw)
+    ticked = ticked_row_control(goal, observation, tried)
+    if ticked is not None:  # ('Select X' on its row, then 'Renew selected')
+        box, bulk = ticked
+        return next_steps([SetCheck(visible_text(box)).step(), Click(visible_text(bulk), _role(bulk)).step()],
+                          f"tick the {goal.noun or 'item'}'s row, then {visible_text(bulk)!r}", raw)  # fmt: skip
     control = row_control(goal, observation, tried)
     if control is not None:
         near = row_anchor(goal, control, observation)

@@ -218,6 +218,34 @@ def row_control(goal: RecordGoal, observation: Observation, tried: set[str]) -> 
     return scored[0][1]
 
 
+#: A control that acts on the rows ticked ('Renew selected', 'Cancel checked items').
+_ON_TICKED = re.compile(r"\b(?:selected|ticked|checked|marked|chosen)\b")
+
+
+def ticked_row_control(
+    goal: RecordGoal, observation: Observation, tried: set[str]
+) -> tuple[Element, Element] | None:
+    """(the tick box on the item's row, the page's one control for the verb on what is ticked), when the page
+    acts on ticked rows ('Select Bread Baking for Beginners' then 'Renew selected'), not row by row."""
+    bulk = [c for c in _controls(observation, goal.verb, tried) if _ON_TICKED.search(norm(visible_text(c)))]
+    if len(bulk) != 1:
+        return None
+    scored = sorted(
+        (
+            (_score(goal, f"{visible_text(b)} {row_text(b, observation)}"), b)
+            for b in observation.get("elements") or []
+            if kinds.role_of(b) == "checkbox" and not b.get("checked") and not b.get("disabled")
+        ),
+        key=lambda s: -s[0],
+    )
+    if not scored or scored[0][0] < 0.5:
+        return None
+    if len(scored) > 1 and scored[1][0] >= scored[0][0]:
+        exact = [b for v, b in scored if v >= scored[0][0] and _names_exactly(goal, visible_text(b))]
+        return (exact[0], bulk[0]) if len(exact) == 1 else None
+    return scored[0][1], bulk[0]
+
+
 def _names_exactly(goal: RecordGoal, text: str) -> bool:
     """The text says the item's whole name as a name of its own, not the start of a longer one."""
     name = (goal.title or goal.about).strip().lower()
@@ -393,6 +421,10 @@ def own_details(goal: RecordGoal) -> bool:
     )
 
 
+#: Where the items a verb acts on are listed, when the goal names no kind: one renews a loan.
+_KEPT_IN = {"renew": re.compile(r"\b(?:loans?|borrowed|on\s+loan|checked\s+out|items?\s+out)\b")}
+
+
 def own_list_link(
     goal: RecordGoal, observation: Observation, tried: set[str], details: bool = False
 ) -> Element | None:
@@ -408,6 +440,8 @@ def own_list_link(
         score = 0.0
         if noun and re.search(rf"\b{re.escape(noun)}s?\b", lowered):
             score = 2.0
+        elif not noun and (kept := _KEPT_IN.get(goal.verb.lower())) and kept.search(lowered):
+            score = 2.0  # ('renew Bread Baking for Beginners': the user's loans)
         elif details and re.search(r"\b(?:profile|details|settings|personal|contact\s+info)", lowered):
             score = 1.5  # where one's own details are kept
         elif re.search(r"\b(?:my|account|dashboard|profile)\b", lowered):

@@ -1,0 +1,73 @@
+"""Forms that ask in parts or act on ticked rows, and prices given by period: a date into Day/Month/Year lists,
+'Renew selected' after the item's tick box, the week's price among day rates."""
+
+from __future__ import annotations
+
+from agent.planning.offline.intents import TypeText
+from agent.planning.offline.questions import analyze
+from agent.planning.offline.reading import answer_question
+from agent.planning.offline.records.goal import read_record_goal
+from agent.planning.offline.records.row_actions import ticked_row_control
+from agent.planning.offline.split_dates import split_date_steps
+from tests.planning import pages
+
+
+def _dob_form(with_own_field: bool = False) -> pages.Observation:
+    p = pages.Page("https://dental.test/portal/login", "Patient login")
+    p.add("input", name="Patient number", x=100, y=150)
+    if with_own_field:
+        p.add("input", name="Date of birth", x=100, y=200)
+    p.add("select", name="Day", x=100, y=250, options=["Day", *map(str, range(1, 32))])
+    p.add("select", name="Month", x=200, y=250, options=["Month", "January", "February", "March", "April", "May"])
+    p.add("select", name="Year", x=300, y=250, options=["Year", "1990", "1989", "1988"])
+    p.add("p", "Treatments from £25.00", y=400, interactive=False)
+    return p.build()
+
+
+def test_a_date_goes_into_day_month_and_year_lists_as_they_offer_it():
+    for said in ("12 May 1988", "12/05/1988"):  # (a page in pounds writes the day first)
+        assert split_date_steps(TypeText(said, "date of birth"), _dob_form()) == [
+            'Select "12" from "Day"',
+            'Select "May" from "Month"',
+            'Select "1988" from "Year"',
+        ]
+    assert split_date_steps(TypeText("12 May 1988", "date of birth"), _dob_form(with_own_field=True)) is None
+    assert split_date_steps(TypeText("12 June 1988", "date of birth"), _dob_form()) is None  # no such option
+
+
+def _loans() -> pages.Observation:
+    p = pages.Page("https://lib.test/account/loans", "Loans")
+    for n, title in enumerate(["The Quiet Tide", "Bread Baking for Beginners", "Bread Baking for Kids"]):
+        p.add("input", name=f"Select {title}", input_type="checkbox", x=100, y=200 + 40 * n)
+        p.link(title, f"https://lib.test/item/{n}", x=200, y=200 + 40 * n)
+    p.add("button", "Renew selected", x=100, y=400, w=140)
+    p.add("button", "Renew all", x=260, y=400, w=120)
+    return p.build()
+
+
+def test_the_item_s_tick_box_then_the_control_for_what_is_ticked():
+    goal = read_record_goal("renew Bread Baking for Beginners on my library account")
+    assert goal is not None
+    box, bulk = ticked_row_control(goal, _loans(), set())
+    assert (box["name"], bulk["text"]) == ("Select Bread Baking for Beginners", "Renew selected")
+    other = read_record_goal("renew The Long Field on my library account")
+    assert other is not None and ticked_row_control(other, _loans(), set()) is None
+
+
+def _prices() -> pages.Observation:
+    p = pages.Page("https://hire.test/vehicles/g", "7-seater people carrier")
+    p.add("h1", "7-seater people carrier", y=60, interactive=False)
+    p.add("h3", "Prices", y=200, interactive=False)
+    for n, line in enumerate(["1 to 2 days: £76.00 a day", "3 to 6 days: £68.00 a day", "7 days: £408.00"]):
+        p.add("p", line, y=240 + 30 * n, interactive=False)
+    return p.build()
+
+
+def test_a_week_s_price_is_the_one_labelled_for_seven_days_not_a_day_rate():
+    asked = "what does Kestrel charge to rent a 7 seater for a whole week?"
+    query = analyze(asked)
+    assert (query.attr, query.entity) == ("price", "7 seater for a whole week")
+    answer = answer_question(asked, _prices())
+    assert answer.found and answer.text == "£408.00"
+    per_day = answer_question("how much is the 7 seater per day?", _prices())
+    assert not per_day.found  # two day rates: which one depends on how long
