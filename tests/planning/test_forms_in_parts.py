@@ -18,7 +18,13 @@ def _dob_form(with_own_field: bool = False) -> pages.Observation:
     if with_own_field:
         p.add("input", name="Date of birth", x=100, y=200)
     p.add("select", name="Day", x=100, y=250, options=["Day", *map(str, range(1, 32))])
-    p.add("select", name="Month", x=200, y=250, options=["Month", "January", "February", "March", "April", "May"])
+    p.add(
+        "select",
+        name="Month",
+        x=200,
+        y=250,
+        options=["Month", "January", "February", "March", "April", "May"],
+    )
     p.add("select", name="Year", x=300, y=250, options=["Year", "1990", "1989", "1988"])
     p.add("p", "Treatments from £25.00", y=400, interactive=False)
     return p.build()
