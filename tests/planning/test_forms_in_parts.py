@@ -77,3 +77,37 @@ def test_a_week_s_price_is_the_one_labelled_for_seven_days_not_a_day_rate():
     assert answer.found and answer.text == "£408.00"
     per_day = answer_question("how much is the 7 seater per day?", _prices())
     assert not per_day.found  # two day rates: which one depends on how long
+
+
+def _chose(field: str, option: str) -> dict:
+    return {
+        "action": "select_option",
+        "status": "success",
+        "target": f'combobox "{field}"',
+        "args": {"option": option},
+        "effect": {"target": {"value": option, "selected": [option]}},
+    }
+
+
+def test_the_judge_takes_a_date_from_its_day_month_and_year_fields():
+    from agent.planning.verify.judge import _in_parts
+
+    part = {"id": "p2", "kind": "field", "text": "the date of birth holds 12/05/1988", "value": "12/05/1988"}
+    proof, _ = _in_parts(part, [_chose("Day", "12"), _chose("Month", "May"), _chose("Year", "1988")])
+    assert proof is not None
+    wrong, _ = _in_parts(part, [_chose("Day", "12"), _chose("Month", "June"), _chose("Year", "1988")])
+    assert wrong is None
+    missing, _ = _in_parts(part, [_chose("Day", "12"), _chose("Month", "May")])
+    assert missing is None
+
+
+def test_what_is_left_to_pay_is_the_balance_not_the_first_cost_under_the_title():
+    p = pages.Page("https://dental.test/portal/plan", "Your treatment plan")
+    p.add("h1", "Your treatment plan", y=60, interactive=False)
+    p.add("p", "Treatment Status Cost", y=120, interactive=False)
+    p.add("p", "Examination and X-rays Done 14 July 2026 £78.00", y=150, interactive=False)
+    p.add("p", "White filling, upper left 6 To do £145.00", y=180, interactive=False)
+    p.add("p", "Total estimate £223.00", y=210, interactive=False)
+    p.add("p", "Left to pay £145.00", y=240, interactive=False)
+    answer = answer_question("how much I've still got left to pay on my treatment plan", p.build())
+    assert answer.found and answer.text == "£145.00"

@@ -32,7 +32,18 @@ from agent.planning.offline.values import (
     value_for,
     value_near_lines,
 )
+from agent.planning.offline.vocabulary import label_forms
 from agent.types import Observation
+
+
+def _by_other_name(attr: str, lines: list[str], rx: re.Pattern[str]) -> tuple[str, str] | None:
+    """A value on the line of a label of several words the attribute goes by ('left to pay' for a balance)."""
+    for form in label_forms(attr)[1:]:
+        if len(form.split()) > 1:
+            found = value_by_label_words(lines, form, rx, same_line=True)
+            if found:
+                return found
+    return None
 
 
 def _answer_attribute(query: Query, observation: Observation, lines: list[str]) -> Answer:
@@ -71,6 +82,11 @@ def _answer_attribute(query: Query, observation: Observation, lines: list[str]) 
         labelled = _value_in_sections(query.attr, observation, lines, rx) if about else None
         if labelled:
             return Answer(True, labelled[0], f"{subject}: {labelled[1]}")
+        named = _by_other_name(query.attr, lines, rx) if about and rx is not None else None
+        if (
+            named
+        ):  # ('Left to pay £270.00' for the balance of the plan, before the first amount under its title)
+            return Answer(True, named[0], f"{subject}: {named[1]}")
         if rx is not None:
             value = (value_for(observation, anchor, rx, entity) if anchor else None) or value_near_lines(
                 lines, entity, rx

@@ -45,10 +45,12 @@ def login_lead(pending: list[Intent], observation: Observation, goal: str = "") 
         targets: tuple[str, ...] = ("manage booking", "manage my booking", "my booking", "find my booking")
     elif not any(is_secret_field(i.field) for i in typed) and not _logs_in(pending):
         return None
-    elif any((e.get("input_type") or "") == "password" for e in elements) or _asks_for(
-        elements, typed[0].field
+    elif any(is_secret_field(i.field) for i in typed) and any(
+        (e.get("input_type") or "") == "password" for e in elements
     ):
-        return None  # the log-in form is here (a postcode or a date of birth is no password field)
+        return None  # the log-in form is here
+    elif not any(is_secret_field(i.field) for i in typed) and _asks_for(elements, typed[0].field):
+        return None  # ... one that asks for a postcode or a date of birth instead of a password
     else:  # a site without a 'Log in' link asks at the account, or in the section the account is of
         targets = ("log in", "my account", "account", *_section_of(typed[0].field), *_sections_said(goal))
     for target in targets:

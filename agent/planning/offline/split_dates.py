@@ -99,3 +99,28 @@ def _said(part: str, when: datetime, field: Element) -> str | None:
         return ways[-2] if part != "month" else str(number)
     by_norm = {norm(o): o for o in options}
     return next((by_norm[norm(w)] for w in ways if norm(w) in by_norm), None)
+
+
+def date_spellings(text: str) -> dict[str, set[str]] | None:
+    """How Day, Month and Year fields may show the date ``text`` says (both readings of '12/05/1988'), in
+    lower case; None when it says no date."""
+    m = _NUMERIC.match(text)
+    readings = []
+    if m:
+        a, b, y = int(m.group("a")), int(m.group("b")), int(m.group("y"))
+        for day, month in {(a, b), (b, a)}:
+            try:
+                readings.append(datetime(y, month, day))
+            except ValueError:
+                continue
+    else:
+        when = parse_when(text)
+        readings = [when] if when is not None else []
+    if not readings:
+        return None
+    out: dict[str, set[str]] = {"day": set(), "month": set(), "year": set()}
+    for when in readings:
+        for part, number in (("day", when.day), ("month", when.month), ("year", when.year)):
+            out[part] |= {str(number), f"{number:02d}"}
+        out["month"] |= {calendar.month_name[when.month].lower(), calendar.month_abbr[when.month].lower()}
+    return out

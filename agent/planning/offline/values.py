@@ -201,10 +201,13 @@ def value_for(observation: Observation, anchor: Element, rx: re.Pattern[str], en
     return first_value(visible_text(best), rx)
 
 
-def value_by_label_words(lines: list[str], attr_text: str, rx: re.Pattern[str]) -> tuple[str, str] | None:
+def value_by_label_words(
+    lines: list[str], attr_text: str, rx: re.Pattern[str], *, same_line: bool = False
+) -> tuple[str, str] | None:
     """A value next to the line that names the attribute: 'Order total: $59.33' for 'the total of my order'.
 
-    The attribute's last word (its head noun) must be on the line; lines naming more of its words win.
+    The attribute's last word (its head noun) must be on the line; lines naming more of its words win. With
+    ``same_line`` the value must stand on the label's own line ('Left to pay £270.00').
     """
     words = [w for w in tokens(attr_text) if w not in ("my", "last", "current")] or list(tokens(attr_text))
     if not words:
@@ -218,7 +221,7 @@ def value_by_label_words(lines: list[str], attr_text: str, rx: re.Pattern[str]) 
         hits = sum(1 for w in words if any(token_match(w, t) >= 0.8 for t in line_tokens))
         # the next line's value only under a label of a few words: a table's header row ('Date Description
         # Charged Paid Balance') is no label of the first row's first amount
-        for i in (n, n + 1) if len(line_tokens) <= 4 else (n,):
+        for i in (n, n + 1) if len(line_tokens) <= 4 and not same_line else (n,):
             v = first_value(lines[i], rx, after=head) if i < len(lines) else None
             if v and (best is None or hits > best[0]):
                 best = (hits, v, line)

@@ -18,6 +18,7 @@ from agent.dom.text import mentioned_in_passing
 from agent.evidence import keywords
 from agent.planning.offline.dates import FIELD_DATE_HINTS, WIRE_FORMATS, field_value, wire_value
 from agent.planning.offline.page import CLICK_ROLES
+from agent.planning.offline.split_dates import date_spellings
 from agent.planning.verify.answers import answer_evidence
 from agent.planning.verify.changes import change_evidence
 from agent.planning.verify.parts import GoalPart
@@ -158,6 +159,7 @@ def _field(part: GoalPart, items: Items) -> Proof:
     ]
     if not typed:  # a value the page asks for in a dropdown ('Number of places: 2') is chosen, not typed
         chosen = _option(part, [h for h in items if h.get("action") == "select_option"])
+        chosen = chosen if chosen[0] else _in_parts(part, items)
         return chosen if chosen[0] else (None, f"{part.get('text')}: nothing was typed")
     for item in reversed(typed):
         effect = _effect(item)
@@ -170,6 +172,22 @@ def _field(part: GoalPart, items: Items) -> Proof:
             )
             return _from_effect(part, item, f"field holds {shown}"), ""
     return None, f"{part.get('text')}: typed, but the field does not show the value"
+
+
+def _in_parts(part: GoalPart, items: Items) -> Proof:
+    """A date put into Day, Month and Year fields: each field's last step shows its part of the date."""
+    spellings = date_spellings(str(part.get("value") or ""))
+    found: dict[str, dict[str, Any]] = {}
+    for item in items if spellings else []:
+        target = _effect(item).get("target") or {}
+        shown = [*(target.get("selected") or []), target.get("value")]
+        name = _norm(f"{target.get('name') or ''} {item.get('target') or ''}")
+        for field, ways in (spellings or {}).items():
+            if re.search(rf"\b{field}\b", name) and any(_norm(s) in ways for s in shown if s):
+                found[field] = item
+    if len(found) < 3:
+        return None, ""
+    return _from_effect(part, found["year"], "the day, month and year fields hold the date"), ""
 
 
 def _option(part: GoalPart, items: Items) -> Proof:
