@@ -111,3 +111,42 @@ def test_what_is_left_to_pay_is_the_balance_not_the_first_cost_under_the_title()
     p.add("p", "Left to pay £145.00", y=240, interactive=False)
     answer = answer_question("how much I've still got left to pay on my treatment plan", p.build())
     assert answer.found and answer.text == "£145.00"
+
+
+def test_a_lookup_s_result_is_the_one_that_names_the_place_asked_too():
+    from agent.planning.offline.lookup import lookup_result
+
+    p = pages.Page("https://council.test/bins/search?q=Orchard+Road", "Choose your street")
+    p.link("Orchard Road, Kingsbridge Green (AS7 2xx)", "https://council.test/bins/street/1", y=200)
+    p.link("Orchard Road, Ashcombe (AS3 5xx)", "https://council.test/bins/street/2", y=230)
+    sent = [
+        {
+            "plan_step": 'Type "Orchard Road" into "Street name or postcode" and press Enter',
+            "status": "success",
+        }
+    ]
+    asked = "what day is the recycling collected on Orchard Road in Ashcombe?"
+    found = lookup_result(asked, p.build(), sent)
+    assert found is not None and found["text"].startswith("Orchard Road, Ashcombe")
+    assert lookup_result("what day is the recycling collected on Orchard Road?", p.build(), sent) is None
+
+
+def test_a_booking_form_takes_the_person_named_and_the_length_said():
+    from agent.planning.offline.records.bookings import read_booking
+    from agent.planning.offline.records.fills import plan_fills
+
+    p = pages.Page("https://dental.test/portal/book", "Book an appointment")
+    for n, label in enumerate(["Check-up with a dentist (20 min)", "Hygiene appointment (30 minutes)",
+                               "Hygiene appointment (45 minutes)"]):  # fmt: skip
+        p.add("input", name=label, input_type="radio", x=100, y=150 + 30 * n, attrs={"name": "type"})
+    p.add("select", name="Who with?", x=100, y=260,
+          options=["Choose who you'd like to see", "Dr Anya Sorensen (Dentist)", "Beth Carrow (Dental hygienist)"])  # fmt: skip
+    p.add("input", name="Which day?", input_type="date", x=100, y=300)
+    p.add("button", "Show available times", x=100, y=340, w=160)
+    goal = read_booking(
+        "Book me a 45-minute hygiene appointment with Beth Carrow on Thursday 4th Feb 2027 at 11:15am"
+    )
+    assert goal is not None
+    fills, _ = plan_fills(goal, p.build())
+    chosen = {f.how: f.value for f in fills if f.how in ("select", "check")}
+    assert chosen == {"select": "Beth Carrow (Dental hygienist)", "check": "Hygiene appointment (45 minutes)"}

@@ -9,8 +9,15 @@ import re
 from agent.planning.base import HistoryItem
 from agent.planning.offline.intents import TypeText
 from agent.planning.offline.messages import main_heading
-from agent.planning.offline.page import is_button, is_text_field, reading_order, site_words, visible_text
-from agent.planning.offline.text import named_phrases, norm
+from agent.planning.offline.page import (
+    is_button,
+    is_link,
+    is_text_field,
+    reading_order,
+    site_words,
+    visible_text,
+)
+from agent.planning.offline.text import named_phrases, norm, tokens
 from agent.planning.offline.values import page_lines
 from agent.types import Element, Observation
 
@@ -60,3 +67,30 @@ def lookup_step(question: str, observation: Observation, history: list[HistoryIt
     label = str(field.get("name") or field.get("placeholder") or "")
     step = TypeText(names[0], label, submit=True).step()
     return None if any(h.get("plan_step") == step for h in history) else step
+
+
+#: The step :func:`lookup_step` proposes, as the history records it.
+_LOOKED_UP = re.compile(r'^Type "(?P<v>[^"]+)" into "[^"]*" and press Enter$')
+
+
+def lookup_result(question: str, observation: Observation, history: list[HistoryItem]) -> Element | None:
+    """Right after the page's own lookup form was sent with a name, the one result link that says the name and
+    most of the question's other words: 'Orchard Road, Ashcombe' of two Orchard Roads, for '... on Orchard Road
+    in Ashcombe'. None when no result says the name or two say as much."""
+    last = history[-1] if history else {}
+    sent = _LOOKED_UP.match(str(last.get("plan_step") or ""))
+    if sent is None or last.get("status") != "success":
+        return None
+    name = norm(sent.group("v"))
+    others = set(tokens(question)) - set(tokens(name))
+    scored = sorted(
+        (
+            (len(others & set(tokens(visible_text(e)))), n, e)
+            for n, e in enumerate(observation.get("elements") or [])
+            if is_link(e) and name in norm(visible_text(e))
+        ),
+        key=lambda s: (-s[0], s[1]),
+    )
+    if not scored or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+        return None
+    return scored[0][2]

@@ -19,7 +19,7 @@ from agent.planning.base import HistoryItem
 from agent.planning.offline.explore import can_go_back, explore_link
 from agent.planning.offline.grounding import page_key
 from agent.planning.offline.intents import Click, GoBack, Navigate, Search, Submit, Wait
-from agent.planning.offline.lookup import lookup_step
+from agent.planning.offline.lookup import lookup_result, lookup_step
 from agent.planning.offline.page import (
     is_button,
     is_heading,
@@ -324,6 +324,11 @@ def next_move(
     looked_up = lookup_step(query.question, observation, history)
     if looked_up:
         return Move(looked_up, "the page's own lookup form answers for what the question names")
+    result = lookup_result(query.question, observation, history)
+    if result is not None:
+        return Move(
+            follow_step(result), f"the lookup lists {visible_text(result)!r} for what the question names"
+        )
     expand = expand_move(query, observation, history)
     if expand:
         return expand

@@ -25,7 +25,7 @@ from agent.planning.offline.records.forms import (
     with_synonyms,
 )
 from agent.planning.offline.records.goal import STATUS_WORDS, RecordGoal
-from agent.planning.offline.text import norm, tokens, unmask
+from agent.planning.offline.text import norm, stem, tokens, unmask
 from agent.types import Element, Observation
 
 #: A count of something ('2 adults', '60 tablets'): a number field or a list of numbers takes the number.
@@ -178,7 +178,23 @@ def _said_radios(goal: RecordGoal, fields: list[Element], taken: set[int]) -> li
         and len(norm(re.split(r"[(:–—-]", field_label(e).replace("&", " and "))[0])) >= 3
         and f" {norm(re.split(r'[(:–—-]', field_label(e).replace('&', ' and '))[0])} " in words
     ]
-    return [Fill(e, field_label(e), "check", "option") for e in said if not e.get("checked")]
+    groups: dict[str, list[Element]] = {}
+    for e in said:
+        groups.setdefault(str((e.get("attrs") or {}).get("name") or e.get("id")), []).append(e)
+    chosen = [radios[0] if len(radios) == 1 else _closest(goal.wording, radios) for radios in groups.values()]
+    return [
+        Fill(e, field_label(e), "check", "option") for e in chosen if e is not None and not e.get("checked")
+    ]
+
+
+def _closest(wording: str, options: list[Element]) -> Element | None:
+    """Of radios the goal names alike ('Hygiene appointment (30 minutes)', '(45 minutes)'), the one whose whole
+    label shares most with it ('45-minute'); None on a tie."""
+    said = {stem(t) for t in tokens(wording)}
+    scored = sorted(
+        ((len(said & {stem(t) for t in tokens(field_label(e))}), e) for e in options), key=lambda s: -s[0]
+    )
+    return scored[0][1] if scored[0][0] > scored[1][0] else None
 
 
 #: Words a goal says it does not want: 'no breakfast', "don't need parking", 'without insurance'.
@@ -218,6 +234,10 @@ def _radios_by_meaning(goal: RecordGoal, fields: list[Element], taken: set[int])
     return fills
 
 
+def _before_brackets(option: str) -> str:
+    return norm(re.split(r"[(:–—]", option)[0])
+
+
 def _goal_options(goal: RecordGoal, fields: list[Element], taken: set[int]) -> list[Fill]:
     """Dropdown options the goal names in passing ('an enhancement for the editor component'): the page decides."""
     words = f" {norm(goal.wording)} "
@@ -227,6 +247,9 @@ def _goal_options(goal: RecordGoal, fields: list[Element], taken: set[int]) -> l
             continue
         current = norm(str(el.get("value") or ""))
         named = [o for o in el.get("options") or [] if len(norm(o)) >= 2 and f" {norm(o)} " in words]
+        if not named:  # 'Beth Carrow (Dental hygienist)' for 'with Beth Carrow': the name before the brackets
+            named = [o for o in el.get("options") or [] if len(_before_brackets(o).split()) >= 2
+                     and f" {_before_brackets(o)} " in words]  # fmt: skip
         named = [o for o in named if norm(o) != current]
         if len(named) == 1:
             fills.append(Fill(el, named[0], "select", field_label(el)))
