@@ -150,3 +150,28 @@ def test_a_booking_form_takes_the_person_named_and_the_length_said():
     fills, _ = plan_fills(goal, p.build())
     chosen = {f.how: f.value for f in fills if f.how in ("select", "check")}
     assert chosen == {"select": "Beth Carrow (Dental hygienist)", "check": "Hygiene appointment (45 minutes)"}
+
+
+def test_a_price_in_a_line_of_several_is_the_one_after_the_name_and_its_period_counts():
+    p = pages.Page("https://hire.test/", "Hire")
+    p.add("h3", "Popular", y=100, interactive=False)
+    p.add(
+        "p",
+        "Compact from £42.00/day 7-seater from £68.00/day Large van from £64.00/day",
+        y=130,
+        interactive=False,
+    )
+    p.link("7-seater", "https://hire.test/vehicles/g", y=160)
+    per_day = answer_question("how much is the 7-seater per day?", p.build())
+    assert per_day.found and per_day.text == "£68.00"
+    week = answer_question("what does Kestrel charge to rent a 7 seater for a whole week?", p.build())
+    assert not week.found  # a day's price is no week's
+
+
+def test_an_option_chosen_is_shown_by_its_name_with_the_figures_it_was_told_apart_by():
+    from agent.planning.offline.records.proof import _option_shown
+
+    lines = ["Booked: Hygiene appointment (45 minutes) with Beth Carrow on 4 February 2027 at 11:15am."]
+    assert _option_shown("Beth Carrow (Dental hygienist)", lines) == lines
+    assert _option_shown("Hygiene appointment (30 minutes) (30 min)", lines) == []
+    assert _option_shown("Carrow (hygienist)", lines) == []  # one word is no name to go by

@@ -30,6 +30,7 @@ from agent.planning.offline.segments import (
     class_fits,
     class_mismatch,
     classes_in,
+    clause_of,
     find_quote,
     named_segment,
     value_for_period,
@@ -102,6 +103,16 @@ def _of_the_period_asked(question: str, answer: Answer, observation: Observation
             return replace(
                 answer, found=False, text=f"{answer.text} is not it: the page gives it for another period."
             )
+    asked = classes_in(question)[-1]
+    said = [
+        classes_in(clause_of(line, answer.text))[-1] for line in lines if find_quote(line, answer.text) >= 0
+    ]
+    if (
+        asked and said and all(periods and not asked & periods for periods in said)
+    ):  # ('£68.00/day' for a week)
+        return replace(
+            answer, found=False, text=f"{answer.text} is not it: the page gives it for another period."
+        )
     return answer
 
 

@@ -33,15 +33,22 @@ _PERIODS = (
         ),
         "year",
     ),
-    (re.compile(r"\b(?:monthly|a\s+month|per\s+month|each\s+month)\b", re.I), "month"),
+    (re.compile(r"\b(?:monthly|a\s+month|per\s+month|each\s+month)\b|/\s?(?:month|mth)\b", re.I), "month"),
     (
         re.compile(
-            r"\b(?:weekly|a\s+week|per\s+week|each\s+week|(?:whole|full)\s+week)\b|(?<![\w-])(?<!\d\s)(?<!to\s)(?:7|seven)\s+days\b",
+            r"\b(?:weekly|a\s+week|per\s+week|each\s+week|(?:whole|full)\s+week)\b|(?<![\w-])(?<!\d\s)(?<!to\s)(?:7|seven)\s+days\b"
+            r"|/\s?(?:week|wk)\b",
             re.I,
         ),
         "week",
     ),
-    (re.compile(r"\b(?:daily|a\s+day|per\s+day|each\s+day|per\s+night|a\s+night|nightly)\b", re.I), "day"),
+    (
+        re.compile(
+            r"\b(?:daily|a\s+day|per\s+day|each\s+day|per\s+night|a\s+night|nightly)\b|/\s?(?:day|night)\b",
+            re.I,
+        ),
+        "day",
+    ),
 )
 
 

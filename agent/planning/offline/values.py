@@ -92,12 +92,27 @@ def first_value(text: str, rx: re.Pattern[str], after: str = "") -> str | None:
             m = rx.search(text, start + len(after)) if start >= 0 else None
             if m:
                 return m.group(0).strip()
+        said = _said_at(text, after)
+        m = rx.search(text, said) if said is not None else None
+        if m:  # ('Compact from £42.00/day 7-seater from £68.00/day': the 7 seater's is after its name)
+            return m.group(0).strip()
     m = rx.search(text)
     if not m:
         return None
     if rx is VALUE_RX["phone"] and len(re.sub(r"\D", "", m.group(0))) < 7:
         return None
     return m.group(0).strip()
+
+
+def _said_at(text: str, name: str) -> int | None:
+    """Where the mention of ``name`` ends in ``text``, its words written with any spaces or hyphens between
+    them ('7-seater' for '7 seater for a week'): the longest leading run of two or more of its words."""
+    words = re.findall(r"[a-z0-9]+", name.lower())
+    for k in range(len(words), 1, -1):
+        m = re.search(r"\b" + r"[\s/-]*".join(map(re.escape, words[:k])) + r"\b", text, re.I)
+        if m:
+            return m.end()
+    return None
 
 
 def entity_lines(lines: list[str], entity: str) -> list[int]:
@@ -198,7 +213,7 @@ def value_for(observation: Observation, anchor: Element, rx: re.Pattern[str], en
     if not pool:
         return None
     best = min(pool, key=lambda e: directional_distance(anchor, e))
-    return first_value(visible_text(best), rx)
+    return first_value(visible_text(best), rx, after=visible_text(anchor) or entity)  # (a line of several)
 
 
 def value_by_label_words(

@@ -209,7 +209,7 @@ def read_change(
             else:
                 reading.seen.append(f"{words} {value!r} shown: {shown.label}: {shown.value[:120]}")
             continue
-        hits = [ln for ln in lines if _contains(ln, value[:80])]
+        hits = [ln for ln in lines if _contains(ln, value[:80])] or _option_shown(value, lines)
         count = re.match(r"^(\d+)\s+[a-z]", value, re.I) if booked else None
         if not hits and count and count.group(1) in placed:  # '2 people': chosen as '2' in the booking's form
             reading.seen.append(f"{value!r} chosen in the form")
@@ -228,6 +228,16 @@ def read_change(
     if goal.op in STATUS_WORDS and not goal.values:
         _read_state(goal, observation, lines, reading)
     return reading
+
+
+def _option_shown(value: str, lines: list[str]) -> list[str]:
+    """Lines showing an option chosen in the form as the record names it: 'Beth Carrow' for 'Beth Carrow (Dental
+    hygienist)', its figures in brackets on the same line ('Hygiene appointment (45 minutes)' needs its 45)."""
+    name = value.split("(", 1)[0].strip()
+    if name == value.strip() or len(name.split()) < 2:
+        return []
+    figures = re.findall(r"\d+", value[len(name) :])
+    return [ln for ln in lines if _contains(ln, name) and all(re.search(rf"\b{f}\b", ln) for f in figures)]
 
 
 #: What the page after a booking says when it was made ('Appointment booked', 'Your booking reference is ...').
