@@ -37,13 +37,17 @@ from agent.types import Observation
 
 
 def _by_other_name(attr: str, lines: list[str], rx: re.Pattern[str]) -> tuple[str, str] | None:
-    """A value on the line of a label of several words the attribute goes by ('left to pay' for a balance)."""
-    for form in label_forms(attr)[1:]:
-        if len(form.split()) > 1:
-            found = value_by_label_words(lines, form, rx, same_line=True)
-            if found:
-                return found
-    return None
+    """The value right after a label of several words the attribute goes by ('Left to pay £270.00' for a
+    balance), when the page gives one such value only."""
+    found = []
+    for form in (f for f in label_forms(attr)[1:] if len(f.split()) > 1):
+        said = re.compile(rf"\b{re.escape(form)}\b\s*:?\s*", re.I)
+        for line in lines:
+            m = said.search(line)
+            value = rx.search(line, m.end()) if m else None
+            if m and value and value.start() - m.end() <= 2:
+                found.append((value.group(0).strip(), line))
+    return found[0] if len({v for v, _ in found}) == 1 else None
 
 
 def _answer_attribute(query: Query, observation: Observation, lines: list[str]) -> Answer:

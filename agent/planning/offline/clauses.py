@@ -26,11 +26,28 @@ _HARD_SPLIT = re.compile(
       | """
     + SENTENCE_BREAK
     + r"""(?=\S)
-      | \s*,\s*(?:next|now)\s*,\s*
-      | """
-    + REQUEST_AFTER_SITUATION.pattern,
+      | \s*,\s*(?:next|now)\s*,\s*""",
     re.I | re.X,
 )
+
+
+def split_situation(text: str) -> str:
+    """The request said after the situation in one sentence, made a sentence of its own ('Her teeth seem fine
+    now. Please cancel ...'); never inside a request ('Add a comment saying the parcel was late - please refund
+    ...' keeps its comment whole)."""
+    out, start = [], 0
+    for m in REQUEST_AFTER_SITUATION.finditer(text):
+        head = re.split(SENTENCE_BREAK, text[start : m.start()])[-1]
+        if VERB_START.match(strip_fillers(head)) or re.search(
+            r"\b(?:saying|says|said)\b|[:\x00]", head, re.I
+        ):
+            continue
+        out.append(text[start : m.start()] + ". ")
+        start = m.end()
+        if start < len(text):
+            out.append(text[start].upper())
+            start += 1
+    return "".join(out) + text[start:]
 
 
 _SOFT_SPLIT = re.compile(r"\s*,\s*(?:and\s+|&\s*)?|\s+(?:and|&)\s+|\s+as\s+well\s+as\s+", re.I)

@@ -95,7 +95,20 @@ def _only_fillers(words: list[str]) -> bool:
 #: A role said beside a bare 'number': 'I'm a Larchfield patient, number LF-20834' means the patient number.
 _ROLE = re.compile(r"\b(?P<r>patient|member|customer|client|tenant|pupil|student|reader|borrower)\b", I)
 #: Numbers of things rather than of an account: an order is looked up, a phone number is a detail.
-_NOT_ACCOUNT = re.compile(r"\b(?:booking|order|reservation|ticket|tracking|phone|mobile|invoice|case)\b", I)
+_NOT_ACCOUNT = re.compile(
+    r"\b(?:booking|order|reservation|ticket|tracking|phone|telephone|mobile|invoice|case|parcel|claim|policy|"
+    r"flight|confirmation|debit|credit)\b",
+    I,
+)
+#: Words that act on the account rather than name it: 'block my card no. ...', 'freeze', 'cancel'.
+_ACTS = re.compile(
+    r"^(?:block|unblock|freeze|unfreeze|cancel|close|delete|remove|replace|report|lose|lost|stop|suspend|"
+    r"activate|renew|pay|top|transfer|change|update|reset|order|request|open|use|check)$",
+    I,
+)
+#: Secrets that identify a person rather than prove an account: beside an email alone they are contact details.
+_PROOFS = frozenset({"postcode", "date of birth", "surname", "last name", "family name", "zip", "zip code"})
+_PAYMENT = frozenset({"security code", "cvv", "cvc"})
 _LEAD = re.compile(r"^(?:the|my|our|your)\s+", I)
 
 
@@ -131,8 +144,14 @@ def account_details(clause: str, spans: tuple[str, ...] = ()) -> tuple[tuple[str
     role = _ROLE.search(text)
     for m in _ID.finditer(text):
         label = _LEAD.sub("", re.sub(r"\s+", " ", m.group("il").lower().strip()))
-        if _NOT_ACCOUNT.search(label):
-            return None  # ('order number 1234, surname Reid' finds an order, it logs in to no account)
+        if _NOT_ACCOUNT.search(label) or any(_ACTS.match(w) for w in label.split()[:-1]):
+            return (
+                None  # ('order number 1234, surname Reid' finds an order; 'block my card no. ...' acts on it)
+            )
+        if re.fullmatch(r"(?:my\s+)?(?:number|no\.)", label) and re.fullmatch(
+            r"0\d[\d ]{8,}", m.group("v").strip()
+        ):
+            return None  # ('my number is 07700 900 264': a phone number)
         said = value(m.group("v"), spans)
         if "@" in said:
             field = "email"
@@ -147,6 +166,15 @@ def account_details(clause: str, spans: tuple[str, ...] = ()) -> tuple[tuple[str
     text = _ID.sub(" , ", text)
     if not secrets or not (ids or any(f in ("email", "username") for _, f, _ in found)):
         return None
+    said_secrets = {f for _, f, _ in found if f in _PROOFS or f in _PAYMENT}
+    if said_secrets & _PAYMENT or any(len(re.sub(r"\D", "", v)) >= 13 for _, _, v in found):
+        return None  # a card's number and security code pay for something, they log in to nothing
+    if (
+        said_secrets
+        and said_secrets <= _PROOFS
+        and all(f in ("email", "username") for _, f, _ in found if f not in _PROOFS)
+    ):
+        return None  # ('Email jo@x.com, postcode AB1 2CD' in a booking: contact details, no account's)
     leftover = re.sub(r"[(),:;/]|\b(?:log|sign)[\s-]*(?:in|on)(?:to)?\b", " ", text, flags=I).split()
     if not _only_fillers(leftover):
         return None  # ('renew my loan, card 2207, pin 7730' asks for more than the account)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from agent.planning.offline.account_rules import parse_booking_reference, parse_login, parse_signup
-from agent.planning.offline.clauses import split_clauses
+from agent.planning.offline.clauses import split_clauses, split_situation
 from agent.planning.offline.form_rules import (
     parse_booking,
     parse_booking_person,
@@ -293,9 +293,11 @@ def parse_goal(goal: str) -> ParsedGoal:
     masked = _MEANS.sub("", masked)
     masked = _USE_ACCOUNT.sub(lambda m: f"Log in as {m.group('creds').strip()}. ", masked)
     scope = ""
-    clauses = split_clauses(masked, spans)
+    clauses = split_clauses(split_situation(masked), spans)
     for k, clause in enumerate(clauses):
-        if BARE_FINDERS.match(clause) or _NOTHING.match(clause) or _INTO_ACCOUNT.match(clause):
+        if _INTO_ACCOUNT.match(clause) and any(_asks([c], spans) for c in clauses[k + 1 :]):
+            continue  # (read past only for a question that follows; else it is a step of its own)
+        if BARE_FINDERS.match(clause) or _NOTHING.match(clause):
             continue
         if _GOES_ON.match(clause) and _asks(clauses[k + 1 : k + 2], spans):
             asked_first = intents[-1].question if intents and isinstance(intents[-1], Ask) else ""
@@ -394,6 +396,23 @@ _AFTER = re.compile(
 )
 #: ... or what the situation says a place has: 'a friend told me the Hollin Library has a reading group'.
 _HAS = re.compile(r"\b(?:has|have|offers?|runs?|sells?|stocks?)\s+(?P<x>(?:an?|some)\s+[^,;]+?)\s*$", re.I)
+
+
+def _wanted(situation: str) -> str:
+    """What the situation says the user is after, or what a place it names has, with that place ('a reading
+    group at the Hollin Library': another library's reading group is not it)."""
+    after = _AFTER.search(situation)
+    if after:
+        return after.group("x")
+    has = _HAS.search(situation)
+    if not has:
+        return ""
+    owner = _OWNER.search(situation[: has.start()])
+    return f"{has.group('x')} at {owner.group(0).strip()}" if owner else has.group("x")
+
+
+#: The named place or business that has what the situation says: 'the Hollin Library', 'Greenway Cinema'.
+_OWNER = re.compile(r"(?:\bthe\s+)?(?-i:[A-Z])[\w'&.-]*(?:\s+(?-i:[A-Z])[\w'&.-]*){0,4}\s*$")
 #: A question that points back at a thing ('its call number', 'how much is it'): it needs one to point at.
 _POINTS_BACK = re.compile(r"\b(?:its|it\b|" + _THAT + ")", re.I)
 #: ... or at someone's: a business or a person the situation must name ('their young driver surcharge' at Redway;
@@ -424,9 +443,7 @@ def _in_context(ask: Ask, context: list[str], spans: tuple[str, ...], news: bool
     thing the situation does not name."""
     said = _who_acts(ask.question, context, spans)
     ask = Ask(said) if said != ask.question else ask
-    wanted = [
-        m.group("x") for c in context if (m := _AFTER.search(shown(c, spans)) or _HAS.search(shown(c, spans)))
-    ]
+    wanted = [w for c in context if (w := _wanted(shown(c, spans)))]
     if (
         _POINTS_BACK.search(said)
         and ((len(wanted) == 1 and _BACK_AT_WANTED.search(said)) or not proper_names(said.split(" ", 1)[-1]))

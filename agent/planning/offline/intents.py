@@ -270,4 +270,19 @@ def describe(intent: Intent) -> str:
 
 def is_secret_field(field: str) -> bool:
     f = field.lower()
-    return any(w in f for w in ("password", "passcode", "passwd", "pwd", "pin", "secret", "cvv", "cvc"))
+    return any(
+        w in f
+        for w in (
+            "password",
+            "passcode",
+            "passwd",
+            "pwd",
+            "pin",
+            "secret",
+            "cvv",
+            "cvc",
+            "passphrase",
+            "security code",
+            "access code",
+        )
+    )

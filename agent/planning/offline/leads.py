@@ -49,7 +49,9 @@ def login_lead(pending: list[Intent], observation: Observation, goal: str = "") 
         (e.get("input_type") or "") == "password" for e in elements
     ):
         return None  # the log-in form is here
-    elif not any(is_secret_field(i.field) for i in typed) and _asks_for(elements, typed[0].field):
+    elif not any(is_secret_field(i.field) for i in typed) and all(
+        _asks_for(elements, t.field) for t in typed[:2]
+    ):
         return None  # ... one that asks for a postcode or a date of birth instead of a password
     else:  # a site without a 'Log in' link asks at the account, or in the section the account is of
         targets = ("log in", "my account", "account", *_section_of(typed[0].field), *_sections_said(goal))
@@ -88,13 +90,22 @@ def _logs_in(pending: list[Intent]) -> bool:
 def _asks_for(elements: list[Element], field: str) -> bool:
     """A text field on the page is labelled with the words the goal named the account by (all but one of them:
     'Larchfield patient number' is the form's 'Patient number')."""
-    words = {stem(w) for w in tokens(field) if len(w) > 2}
+    every = {stem(w) for w in tokens(field) if len(w) > 2}
+    words = every - _GENERIC or every  # ('account number': a phone number's field shares only 'number')
     for e in elements:
-        if is_text_field(e):
+        if is_text_field(e) or (e.get("role") or "") == "combobox":
             said = {stem(w) for t, _ in labels(e) for w in tokens(t)}
-            if words and len(words & said) >= max(1, len(words) - 1):
+            if "birth" in field and said & {"day", "dob", "birth"}:
+                return True  # (a date of birth asked in parts: Day, Month, Year)
+            if words <= _GENERIC and words <= said:
+                return True  # ('account number': both words, never a phone number's field)
+            if words and len(words & said) >= max(1, len(words) - 1) and (words & said) - _GENERIC:
                 return True
     return False
+
+
+#: Words every account's field may carry: they tell no form apart.
+_GENERIC = frozenset({"number", "account", "card", "code", "ref", "reference", "your", "the"})
 
 
 def _short_links(observation: Observation) -> list[Element]:

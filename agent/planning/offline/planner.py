@@ -52,7 +52,7 @@ from agent.planning.offline.records.goal import RecordGoal
 from agent.planning.offline.records.plan import leading_goal, plan_record, record_goal_of
 from agent.planning.offline.reveal import reveal_step, reveals_done
 from agent.planning.offline.semantic import take_note
-from agent.planning.offline.split_dates import split_date_steps
+from agent.planning.offline.split_dates import split_date_steps, split_done
 from agent.planning.offline.text import clip
 from agent.planning.offline.tools import mcp_plan, pdf_plan
 from agent.planning.offline.translator import ground
@@ -258,7 +258,7 @@ def plan_goal(request: PlanRequest) -> PlanResult:
     remaining: list[Intent] = []
     crossed = False
     for intent in pending:
-        if not crossed and _satisfied(intent, observation):
+        if not crossed and (_satisfied(intent, observation) or split_done(intent, observation, history)):
             continue
         remaining.append(intent)
         crossed = crossed or always_changes_page(intent)

@@ -421,14 +421,18 @@ def _attribute(core: str) -> tuple[str, str] | None:
         ),
     )
     charged = re.match(  # 'what does Kestrel charge to rent a 7 seater for a week': the 7 seater, for a week
-        r"^(?:what|how\s+much)\s+(?:does|do|would|will|did|might)\s+(?:it\s+cost|\S+(?:\s+\S+){0,3}?\s+charge"
+        r"^(?:what|how\s+much)\s+(?:does|do|would|will|did|might)\s+(?:it\s+cost|(?P<who>\S+(?:\s+\S+){0,3}?)\s+charge"
         r"(?:\s+(?:me|us|you))?)\s+(?:to\s+(?:(?:rent|hire|buy|get|book|borrow|have|use|take)\s+)?|for\s+)"
         r"(?:(?:a|an|the|my|our)\s+)?(?P<e>.+)$",
         core,
         re.I,
     )
-    if charged:  # ('charge to spay my labrador': the service is what is priced)
-        return ("price", charged.group("e").strip())
+    if charged:  # ('charge to spay my labrador': the service is what is priced; who charges, where)
+        who = (charged.group("who") or "").strip()
+        at = (
+            "" if not who or re.fullmatch(r"(?:they|you|we|he|she|it|the\s+\w+)", who, re.I) else f" at {who}"
+        )
+        return ("price", f"{charged.group('e').strip()}{at}")
     priced = re.match(  # 'how much does the Samphire room cost per night at Saltings': the room, at Saltings
         r"^how\s+much\s+(?:does|do|did|will|would)\s+(?:it\s+cost\s+(?:to\s+\w+\s+)?)?(?:the\s+|a\s+|an\s+)?"
         r"(?P<e>.+?)\s+cost(?:s)?\s+(?:per|a|an|each|for\s+(?:one|a|an|each))\s+[a-z]+(?P<w>\s+(?:at|from|in)\s+.+)?$",

@@ -94,7 +94,10 @@ def _of_the_period_asked(question: str, answer: Answer, observation: Observation
     lines = page_lines(observation)
     for at in (n for n, line in enumerate(lines) if find_quote(line, answer.text) >= 0):
         block = " ".join(lines[max(0, at - 4) : at + 5])  # (each label and price may be a line of its own)
-        fit, by_period = value_for_period(question, block)
+        fits, by_period = value_for_period(question, block)
+        if answer.text in fits:
+            return answer  # ('Members: £30.00 a week / Non-members: £45.00 a week': each is a week's)
+        fit = fits[0] if len(fits) == 1 else None
         if fit:
             return replace(
                 answer, text=fit, evidence=next((x for x in lines if find_quote(x, fit) >= 0), block)

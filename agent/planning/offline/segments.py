@@ -148,19 +148,19 @@ _PRICED_LABEL = re.compile(
 )
 
 
-def value_for_period(question: str, text: str) -> tuple[str | None, bool]:
-    """(the price ``text`` gives under a label of the period the question asks, whether ``text`` gives prices
+def value_for_period(question: str, text: str) -> tuple[list[str], bool]:
+    """(the prices ``text`` gives under a label of the period the question asks, whether ``text`` gives prices
     by period at all): '7 days: £408.00' for 'for a whole week' among '1 to 2 days: £76.00 a day ...'."""
     asked = _classes(question)[-1]
     if not asked:
-        return None, False
+        return [], False
     said = [
         (m.group("v"), _classes(f"{m.group('label')} {m.group('unit') or ''}")[-1])
         for m in _PRICED_LABEL.finditer(text)
     ]
     periods = [(v, c) for v, c in said if c]
     fits = [v for v, c in periods if asked <= c]
-    return (fits[0] if len(fits) == 1 else None), len(periods) >= 2
+    return fits, len(periods) >= 2
 
 
 #: How far (characters) a class word may stand from the value it names: 'Adult £9.50', '£14.00 adult'.

@@ -8,6 +8,7 @@ import calendar
 import re
 from datetime import datetime
 
+from agent.planning.base import HistoryItem
 from agent.planning.offline.dates import parse_when
 from agent.planning.offline.intents import Intent, SelectOption, TypeText
 from agent.planning.offline.page import is_text_field, labels, role_of, visible_text
@@ -50,6 +51,13 @@ def split_date_steps(intent: Intent, observation: Observation) -> list[str] | No
             SelectOption(said, label).step() if role_of(field) == "combobox" else TypeText(said, label).step()
         )
     return steps
+
+
+def split_done(intent: Intent, observation: Observation, history: list[HistoryItem]) -> bool:
+    """A date already put into this page's Day, Month and Year fields, part by part."""
+    steps = split_date_steps(intent, observation) or []
+    done = {h.get("plan_step") for h in history if h.get("status") == "success"}
+    return bool(steps) and all(step in done for step in steps)
 
 
 def _name(e: Element) -> str:
@@ -102,25 +110,25 @@ def _said(part: str, when: datetime, field: Element) -> str | None:
 
 
 def date_spellings(text: str) -> dict[str, set[str]] | None:
-    """How Day, Month and Year fields may show the date ``text`` says (both readings of '12/05/1988'), in
-    lower case; None when it says no date."""
+    """How Day, Month and Year fields may show the date ``text`` says, in lower case; None when it says no date,
+    or one that reads two ways ('12/05/1988': 12 May or 5 December proves neither)."""
     m = _NUMERIC.match(text)
-    readings = []
     if m:
         a, b, y = int(m.group("a")), int(m.group("b")), int(m.group("y"))
-        for day, month in {(a, b), (b, a)}:
-            try:
-                readings.append(datetime(y, month, day))
-            except ValueError:
-                continue
+        if a != b and a <= 12 and b <= 12:
+            return None
+        day, month = (a, b) if a > 12 else (b, a)
+        try:
+            when: datetime | None = datetime(y, month, day)
+        except ValueError:
+            return None
     else:
         when = parse_when(text)
-        readings = [when] if when is not None else []
-    if not readings:
+    if when is None:
         return None
-    out: dict[str, set[str]] = {"day": set(), "month": set(), "year": set()}
-    for when in readings:
-        for part, number in (("day", when.day), ("month", when.month), ("year", when.year)):
-            out[part] |= {str(number), f"{number:02d}"}
-        out["month"] |= {calendar.month_name[when.month].lower(), calendar.month_abbr[when.month].lower()}
+    out = {
+        part: {str(n), f"{n:02d}"}
+        for part, n in (("day", when.day), ("month", when.month), ("year", when.year))
+    }
+    out["month"] |= {calendar.month_name[when.month].lower(), calendar.month_abbr[when.month].lower()}
     return out

@@ -82,8 +82,15 @@ def parse_money(text: str) -> float | None:
         return None
 
 
-def first_value(text: str, rx: re.Pattern[str], after: str = "") -> str | None:
-    """The first value in ``text``, preferring one after the mention of ``after``."""
+def first_value(text: str, rx: re.Pattern[str], after: str = "", within: int | None = None) -> str | None:
+    """The first value in ``text``, preferring one after the mention of ``after`` (with ``within``: one that
+    starts at most that many characters after it, as an item's own price follows its name)."""
+    if after and within is not None:
+        said = _said_at(text, after)
+        m = rx.search(text, said) if said is not None else None
+        if m and m.start() - said <= within:
+            return m.group(0).strip()
+        after = ""
     if after:
         pos = norm(text).find(norm(after))
         if pos >= 0:
@@ -94,7 +101,7 @@ def first_value(text: str, rx: re.Pattern[str], after: str = "") -> str | None:
                 return m.group(0).strip()
         said = _said_at(text, after)
         m = rx.search(text, said) if said is not None else None
-        if m:  # ('Compact from £42.00/day 7-seater from £68.00/day': the 7 seater's is after its name)
+        if m and m.start() - said <= 30:  # ('Compact from £42.00/day 7-seater from £68.00/day')
             return m.group(0).strip()
     m = rx.search(text)
     if not m:
@@ -108,7 +115,7 @@ def _said_at(text: str, name: str) -> int | None:
     """Where the mention of ``name`` ends in ``text``, its words written with any spaces or hyphens between
     them ('7-seater' for '7 seater for a week'): the longest leading run of two or more of its words."""
     words = re.findall(r"[a-z0-9]+", name.lower())
-    for k in range(len(words), 1, -1):
+    for k in range(len(words), 1 if len(words) > 1 else 0, -1):
         m = re.search(r"\b" + r"[\s/-]*".join(map(re.escape, words[:k])) + r"\b", text, re.I)
         if m:
             return m.end()
@@ -213,7 +220,9 @@ def value_for(observation: Observation, anchor: Element, rx: re.Pattern[str], en
     if not pool:
         return None
     best = min(pool, key=lambda e: directional_distance(anchor, e))
-    return first_value(visible_text(best), rx, after=visible_text(anchor) or entity)  # (a line of several)
+    return first_value(
+        visible_text(best), rx, after=visible_text(anchor) or entity, within=30
+    )  # (a line of several)
 
 
 def value_by_label_words(

@@ -177,17 +177,25 @@ def _field(part: GoalPart, items: Items) -> Proof:
 def _in_parts(part: GoalPart, items: Items) -> Proof:
     """A date put into Day, Month and Year fields: each field's last step shows its part of the date."""
     spellings = date_spellings(str(part.get("value") or ""))
-    found: dict[str, dict[str, Any]] = {}
+    last: dict[str, dict[str, Any]] = {}  # each field's last step: a part typed over no longer holds it
     for item in items if spellings else []:
-        target = _effect(item).get("target") or {}
-        shown = [*(target.get("selected") or []), target.get("value")]
-        name = _norm(f"{target.get('name') or ''} {item.get('target') or ''}")
-        for field, ways in (spellings or {}).items():
-            if re.search(rf"\b{field}\b", name) and any(_norm(s) in ways for s in shown if s):
-                found[field] = item
-    if len(found) < 3:
+        name = _norm(f"{(_effect(item).get('target') or {}).get('name') or ''} {item.get('target') or ''}")
+        for field in ("day", "month", "year"):
+            if re.search(rf"\b{field}\b", name):
+                last[field] = item
+    held = {
+        field: item
+        for field, item in last.items()
+        if any(_norm(s) in (spellings or {})[field] for s in _shown(item) if s)
+    }
+    if len(held) < 3:
         return None, ""
-    return _from_effect(part, found["year"], "the day, month and year fields hold the date"), ""
+    return _from_effect(part, held["year"], "the day, month and year fields hold the date"), ""
+
+
+def _shown(item: dict[str, Any]) -> list[Any]:
+    target = _effect(item).get("target") or {}
+    return [*(target.get("selected") or []), target.get("value")]
 
 
 def _option(part: GoalPart, items: Items) -> Proof:

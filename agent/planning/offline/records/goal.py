@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from agent.planning.offline.account_rules import is_login_clause
-from agent.planning.offline.clauses import REQUEST_AFTER_SITUATION
+from agent.planning.offline.clauses import split_situation
 from agent.planning.offline.dates import date_span
 from agent.planning.offline.records.invites import invitation
 from agent.planning.offline.records.restate import restate
@@ -135,6 +135,12 @@ _DESCRIBED = re.compile(
     r"\w+(?:\s+[\w.]+)?$|as\s+\w+$)|\s+(?:is|was|are|has\s+become|seems|got)\s+(?!\w+ing\b)|[,;:]|\.\s|$)",
     I,
 )
+#: Words that name no item of their own: 'her appointment for that day' points back at the situation.
+_OWN_WORDS = re.compile(
+    r"\b(?:that|this|these|those|it|its|same|day|her|his|their|my|our|the|a|an|for|on|of|in|at|to|one|"
+    r"appointment|booking|reservation|order|request|loan|hold|visit|session|please|now|too|then)\b|[^\w\s]",
+    I,
+)
 #: Where a loan or booking is kept, said after it: 'on my Westmere library account'.
 _IN_ACCOUNT = re.compile(
     r"\s+(?:on|in|from|with|under)\s+(?:my|our|the)\s+(?:[\w'&-]+\s+){0,3}account\b.*$", I
@@ -179,7 +185,6 @@ _CONTEXT = re.compile(r"^\s*(?:in|on|at|within)\s+(?P<where>(?:the\s+)?[^,\x00]{
 _PREDICATE = re.compile(r"\s+(?:is|are|was|were|has|have|seems?|looks?|got|needs?)\b.*$", I)
 ARTICLE = re.compile(r"^(?:the|a|an|that|this|our|my)\s+", I)
 _PAGE_WORD = re.compile(r"(?:\s+(?:wiki\s+)?page)?(?:\s*,?\s+keeping\b.*)?$", I)
-_REFERENCE = re.compile(r"\b(?:that|this|the\s+same|it|its)\b", I)
 _NOT_FIELDS = frozenset("it its this that the a an them new one".split())
 #: The user's own news before the request ("I've switched email providers", "My username is now dana_k"): the
 #: situation, never the record the request is about.
@@ -285,9 +290,7 @@ def read_record_goal(goal: str) -> RecordGoal | None:
     """The goal as a record operation, or None when its wording is not one (the grammar then has it)."""
     masked, spans = mask_quotes((goal or "").strip())
     masked = restate(masked)  # 'My mobile number has changed to X. Please update it.': 'Update my ... to X'
-    masked = re.sub(  # "Her teeth seem fine so please cancel ...": two sentences
-        REQUEST_AFTER_SITUATION.pattern + r"(\w)", lambda m: ". " + m.group(1).upper(), masked, flags=I
-    )
+    masked = split_situation(masked)  # "Her teeth seem fine so please cancel ...": two sentences
     masked = re.sub(  # a quoted sentence ends its own: ': "Call after 5pm." Keep the rest'
         r"(\x00(\d+)\x00)(?=\s+[A-Z])",
         lambda m: m.group(1) + ("." if spans[int(m.group(2))].rstrip().endswith((".", "!", "?")) else ""),
@@ -428,9 +431,9 @@ def read_record_goal(goal: str) -> RecordGoal | None:
             I,
         )
         about = target.group("d") if target and op == "append" else ""
-    names_own = (
-        op in ("act", "cancel") and len(re.findall(r"[a-z0-9]+", body, I)) > 2
-    )  # ('cancel her ... on the 10th')
+    names_own = op in ("act", "cancel") and bool(
+        _OWN_WORDS.sub(" ", body).split()
+    )  # ('her vet ... on the 10th')
     if not about and not number and described and op != "create" and not names_own:
         about = _PREDICATE.sub(
             "", ARTICLE.sub("", described.strip(" .,"))
@@ -488,8 +491,3 @@ def kind_of(text: str) -> frozenset[str]:
     words = set(re.findall(r"[a-z]+", text.lower()))
     words |= {w[:-1] for w in words if w.endswith("s")}
     return next((k for k in KINDS if k & words), frozenset())
-
-
-def refers_back(goal: str) -> bool:
-    """The goal points at a record it described earlier ('that ticket', 'its priority')."""
-    return bool(_REFERENCE.search(goal))

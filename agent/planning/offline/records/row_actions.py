@@ -218,6 +218,18 @@ def row_control(goal: RecordGoal, observation: Observation, tried: set[str]) -> 
     return scored[0][1]
 
 
+#: A line that reports nothing done: '0 items renewed', 'No loans were renewed'.
+_NONE_DONE = re.compile(
+    r"\b(?:0|no|none|zero)\s+(?:of\s+\w+\s+)?(?:[a-z]+\s+){0,2}(?:(?:was|were|have\s+been|has\s+been)\s+)?[a-z]+ed\b",
+    re.I,
+)
+
+
+def clicked_targets_since(history: list[HistoryItem], start: int) -> list[str]:
+    """What the steps from ``start`` on clicked, by the words of their plan step."""
+    return [str(h.get("plan_step") or "") for h in history[max(0, start) :] if h.get("action") == "click"]
+
+
 #: A control that acts on the rows ticked ('Renew selected', 'Cancel checked items').
 _ON_TICKED = re.compile(r"\b(?:selected|ticked|checked|marked|chosen)\b")
 
@@ -397,8 +409,8 @@ def action_shown(goal: RecordGoal, observation: Observation, history: list[Histo
     lines = [ln.strip() for ln in str(observation.get("page_text") or "").splitlines() if ln.strip()]
     fresh = [
         ln for ln in lines
-        if len(ln) <= 300 and _has(ln, done) and not _has(ln, ("not", "cannot", "failed", "unable"))
-        and any(t in norm(ln) for t in new if _has(t, done))
+        if len(ln) <= 300 and _has(ln, done) and not _has(ln, ("not", "cannot", "failed", "unable", "none"))
+        and not _NONE_DONE.search(ln) and any(t in norm(ln) for t in new if _has(t, done))
     ]  # fmt: skip
     for ln in fresh:
         if _score(goal, ln) >= 0.5:
@@ -406,7 +418,8 @@ def action_shown(goal: RecordGoal, observation: Observation, history: list[Histo
     still_offered = any(
         _score(goal, row_text(c, observation)) >= 0.5 for c in _controls(observation, goal.verb)
     )
-    if fresh and not still_offered:
+    on_ticked = any(_ON_TICKED.search(norm(t)) for t in clicked_targets_since(history, start))
+    if fresh and not still_offered and not on_ticked:  # (a shared 'Renew selected' stays: only a named line)
         return f"{fresh[0][:160]} (no row of it offers {goal.verb!r} any more)"
     return ""
 
