@@ -186,3 +186,28 @@ def test_an_option_chosen_is_shown_by_its_name_with_the_figures_it_was_told_apar
     assert _option_shown("Beth Carrow (Dental hygienist)", lines) == lines
     assert _option_shown("Hygiene appointment (30 minutes) (30 min)", lines) == []
     assert _option_shown("Carrow (hygienist)", lines) == []  # one word is no name to go by
+
+
+def test_a_date_box_named_for_another_day_is_not_the_day_part():
+    from agent.planning.verify.judge import _in_parts
+
+    part = {
+        "id": "p2",
+        "kind": "field",
+        "text": "the date of birth holds 12 May 1988",
+        "value": "12 May 1988",
+    }
+    chosen = [
+        _chose("Day", "12"),
+        _chose("Month", "May"),
+        _chose("Year", "1988"),
+        _chose("3. Which day?", "2027-02-04"),
+    ]
+    assert _in_parts(part, chosen)[0] is not None  # the booking's own date box is no 'Day' field
+
+
+def test_the_period_asked_is_no_word_the_answer_s_block_must_say():
+    from agent.planning.verify.parts import answer_part
+
+    part = answer_part("what does Kestrel charge to rent a 7 seater for a whole week?")
+    assert "week" not in part["subject"] and "whole" not in part["subject"] and "seater" in part["subject"]

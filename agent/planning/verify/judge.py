@@ -179,9 +179,16 @@ def _in_parts(part: GoalPart, items: Items) -> Proof:
     spellings = date_spellings(str(part.get("value") or ""))
     last: dict[str, dict[str, Any]] = {}  # each field's last step: a part typed over no longer holds it
     for item in items if spellings else []:
-        name = _norm(f"{(_effect(item).get('target') or {}).get('name') or ''} {item.get('target') or ''}")
-        for field in ("day", "month", "year"):
-            if re.search(rf"\b{field}\b", name):
+        quoted = re.search(r'"([^"]*)"', str(item.get("target") or ""))
+        name = _norm(
+            quoted.group(1) if quoted else ""
+        )  # the field's own name is the part: 'Day', not 'Which day?'
+        for field, names in (
+            ("day", ("day", "dd")),
+            ("month", ("month", "mm")),
+            ("year", ("year", "yyyy", "yy")),
+        ):
+            if name in names:
                 last[field] = item
     held = {
         field: item

@@ -87,6 +87,14 @@ _CLAUSE_SPLIT = re.compile(
 )
 
 
+#: The period a price is asked for ('for a whole week', 'per night'): its class, checked apart, not its subject.
+_PERIOD = re.compile(
+    r"\b(?:for\s+)?(?:(?:a|an|one|the|per|each|every)\s+)?(?:(?:whole|full|entire)\s+)?(?:day|night|week|fortnight|"
+    r"month|year)\b|\b(?:daily|weekly|monthly|yearly|annually|nightly)\b",
+    re.I,
+)
+
+
 def _subject(text: str) -> list[str]:
     """The words a block must name: the phrase's keywords without question and filler words ('about',
     "what's") or a possessive's 's, which no block about the subject needs to say."""
@@ -129,7 +137,7 @@ def answer_part(question: str) -> GoalPart:
     need = 0
     if query.kind == "attribute":
         if query.entity:
-            subject = _subject(query.entity)
+            subject = _subject(_PERIOD.sub(" ", query.entity)) or _subject(query.entity)
             # 'the Eastside branch': its name must be named, the kind of thing it is may be called otherwise
             must = [w for w in _subject(" ".join(proper_names(query.entity))) if w in subject]
             need = _need("attribute", subject, must)
