@@ -28,10 +28,12 @@ _STATE_KEYS = ("value", "checked", "selected", "expanded", "pressed", "disabled"
 MAX_FRAMES = 6
 
 
-async def _evaluate(target: Any, arg: dict[str, Any], timeout: float) -> dict[str, Any] | None:
-    """Run the reader in a page or frame; None when it cannot be read (navigating away, detached, crashed)."""
+async def _evaluate(
+    target: Any, arg: dict[str, Any], timeout: float, script: str = "effects"
+) -> dict[str, Any] | None:
+    """Run a reader in a page or frame; None when it cannot be read (navigating away, detached, crashed)."""
     try:
-        value = await asyncio.wait_for(target.evaluate(browser_script("effects"), arg), timeout)
+        value = await asyncio.wait_for(target.evaluate(browser_script(script), arg), timeout)
     except Exception:  # noqa: BLE001 - a page that navigates away or crashes mid-read simply gives no reading
         return None
     return value if isinstance(value, dict) else None
@@ -76,11 +78,16 @@ async def read_quote(
     lists: bool = False,
     must: list[str] | None = None,
     main_only: bool = False,
+    latest: list[str] | None = None,
+    holiday: dict[str, Any] | None = None,
 ) -> dict[str, Any] | None:
     """Where ``quote`` is on the live page: each occurrence with its block and whether that block (or the label
     of its list) names at least ``need`` of the ``subject`` words, ``must`` among them; plus the page's title, h1 and HTTP status, and
     with ``lists`` the sizes of the lists in the page's content (what a count is checked against). With
-    ``main_only`` an occurrence outside the page's main content (aside, nav, header, footer) never answers."""
+    ``main_only`` an occurrence outside the page's main content (aside, nav, header, footer) never answers. With
+    ``latest`` (what a question asking for the latest asks: ['weight'] for 'her last weigh-in'), the latest row of
+    the one dated table with a column of that name answers, under a heading naming the subject. ``holiday`` ({"name", "days": ISO dates}): a row
+    whose dates take in one of the days names the holiday ('Easter' for a hire over 28 March 2027)."""
     arg = {
         "op": "quote",
         "quote": quote,
@@ -89,10 +96,12 @@ async def read_quote(
         "must": must or [],
         "lists": lists,
         "main_only": main_only,
+        "latest": latest or [],
+        "holiday": holiday,
     }
     readings = []
     for frame in _frames(session):
-        reading = await _evaluate(frame, arg, READ_TIMEOUT_S)
+        reading = await _evaluate(frame, arg, READ_TIMEOUT_S, "quote")
         if reading is not None:
             readings.append(reading)
     if not readings:

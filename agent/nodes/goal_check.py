@@ -7,6 +7,7 @@ completion ends the run as ``goal_satisfied`` only when what was observed backs 
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from agent.browser import registry
@@ -25,7 +26,7 @@ from agent.planning.verify import (
     judge,
     quote_candidates,
 )
-from agent.planning.verify.answers import site_words
+from agent.planning.verify.answers import holiday_said, latest_asked, site_words
 from agent.planning.verify.parts import without_site
 from agent.records import elapsed_seconds
 from agent.stages import promote, stage_index
@@ -277,16 +278,34 @@ async def page_readings(
             if quote in readings:
                 continue
             lists = part.get("answer_kind") == "count"
-            reading = await read_quote(session, quote, subject, need or None, lists=lists, must=must)
+            latest = latest_asked(str(part.get("question") or ""))
+            holiday = _holiday_arg(str(part.get("question") or ""))
+            reading = await read_quote(
+                session, quote, subject, need or None, lists=lists, must=must, latest=latest, holiday=holiday
+            )
             if relaxed_subject and not _answers(reading):
                 # 'at Kestrel Valley College' on the college's own site: its main content need not say it again
                 kept, kept_must, kept_need = relaxed_subject
                 relaxed = await read_quote(
-                    session, quote, kept, kept_need, lists=lists, must=kept_must, main_only=True
+                    session,
+                    quote,
+                    kept,
+                    kept_need,
+                    lists=lists,
+                    must=kept_must,
+                    main_only=True,
+                    latest=latest,
+                    holiday=holiday,
                 )
                 reading = relaxed if _answers(relaxed) else reading
             readings[quote] = reading
     return readings
+
+
+def _holiday_arg(question: str) -> dict[str, Any] | None:
+    """The holiday a question names ('my Easter hire') with its days in the years about now, for the page."""
+    name, days = holiday_said(question, datetime.now().year)
+    return {"name": name, "days": [d.isoformat() for d in days]} if name else None
 
 
 def _answers(reading: dict[str, Any] | None) -> bool:

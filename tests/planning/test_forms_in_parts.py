@@ -101,15 +101,25 @@ def test_the_judge_takes_a_date_from_its_day_month_and_year_fields():
         "value": "12 May 1988",
     }
     chosen = [_chose("Day", "12"), _chose("Month", "May"), _chose("Year", "1988")]
-    assert _in_parts(part, chosen)[0] is not None
-    assert _in_parts(part, [*chosen[:1], _chose("Month", "June"), chosen[2]])[0] is None
-    assert _in_parts(part, chosen[:2])[0] is None
-    assert _in_parts(part, [*chosen, _chose("Day", "3")])[0] is None  # the day chosen last is what it holds
+    plain = {"url": "https://clinic.test/portal", "page_text": "Your appointments"}
+    assert _in_parts(part, chosen, plain)[0] is not None
+    assert _in_parts(part, [*chosen[:1], _chose("Month", "June"), chosen[2]], plain)[0] is None
+    assert _in_parts(part, chosen[:2], plain)[0] is None
+    assert (
+        _in_parts(part, [*chosen, _chose("Day", "3")], plain)[0] is None
+    )  # the day chosen last is what it holds
     either = {
         **part,
         "value": "12/05/1988",
-    }  # 12 May or 5 December: a date that reads two ways proves neither
-    assert _in_parts(either, chosen)[0] is None
+    }  # 12 May or 5 December: a date that reads two ways proves neither on a page that does not say which
+    assert _in_parts(either, chosen, plain)[0] is None
+    # a page in pounds writes the day first, as the planner read it: 12 May, and 5 December is not it
+    pounds = {**plain, "page_text": "Left to pay £270.00"}
+    assert _in_parts(either, chosen, pounds)[0] is not None
+    december = [_chose("Day", "5"), _chose("Month", "December"), _chose("Year", "1988")]
+    assert _in_parts(either, december, pounds)[0] is None
+    month_first = {**plain, "page_text": "Date of birth (MM/DD/YYYY) Currency: $ USD | £ GBP"}
+    assert _in_parts(either, chosen, month_first)[0] is None  # the page's own MM/DD wins over a '£' on it
 
 
 def test_what_is_left_to_pay_is_the_balance_not_the_first_cost_under_the_title():
@@ -203,7 +213,7 @@ def test_a_date_box_named_for_another_day_is_not_the_day_part():
         _chose("Year", "1988"),
         _chose("3. Which day?", "2027-02-04"),
     ]
-    assert _in_parts(part, chosen)[0] is not None  # the booking's own date box is no 'Day' field
+    assert _in_parts(part, chosen, {})[0] is not None  # the booking's own date box is no 'Day' field
 
 
 def test_the_period_asked_is_no_word_the_answer_s_block_must_say():

@@ -45,3 +45,34 @@ def test_which_library_is_answered_only_with_a_named_one():
     answer = answer_question("Which library do I need to go to?", page)
     assert not answer.found
     assert _names_one("Your hold is waiting at Saltby Library until 3 May.", "which library")
+
+
+def test_a_plan_told_first_is_what_a_question_without_a_name_asks_about():
+    parsed = parse_goal(
+        "Thinking of hiring the campervan from Fenwick. If I skip their cover, how much is the damage excess?"
+    )
+    assert parsed.understood, parsed.unknown
+    asked = [i.step() for i in parsed.intents]
+    assert asked == [
+        "Answer: how much is the damage excess of the campervan from Fenwick If I skip their cover?"
+    ]
+    # a question that names its own place is not about the plan: the plan is left unread, not guessed into it
+    parsed = parse_goal("Thinking of hiring a van from Redway. What are the opening hours at Leeds Airport?")
+    assert not parsed.understood
+
+
+def test_a_request_like_that_is_the_service_the_news_describes():
+    parsed = parse_goal(
+        "A neighbour told me Brackley Museums can lend teaching boxes to schools for you. "
+        "How much do they charge for each loan like that?"
+    )
+    assert parsed.understood, parsed.unknown
+    assert [i.step() for i in parsed.intents] == [
+        "Answer: How much do Brackley Museums charge for each loan to lend teaching boxes to schools?"
+    ]
+    # news of two services: which one 'like that' means is not guessed
+    parsed = parse_goal(
+        "A friend said Brackley Museums can lend boxes to schools and Ashby Library can print posters for you. "
+        "How much is each request like that?"
+    )
+    assert not parsed.understood

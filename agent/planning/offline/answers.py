@@ -91,6 +91,14 @@ def _answer_attribute(query: Query, observation: Observation, lines: list[str]) 
             named
         ):  # ('Left to pay £270.00' for the balance of the plan, before the first amount under its title)
             return Answer(True, named[0], f"{subject}: {named[1]}")
+        specific = rx is VALUE_RX["money"] and bool(set(tokens(query.attr)) - MONEY_NOUNS - {"price", "much"})
+        named_figure = (
+            value_by_label_words(lines, query.attr, rx)
+            if specific and (about or (anchor is not None and _labelled_once(query.attr, lines)))
+            else None
+        )  # ('the damage excess of the electric car': the line labelled so, not the first amount under its name)
+        if named_figure:
+            return Answer(True, named_figure[0], f"{subject}: {named_figure[1]}")
         if rx is not None:
             value = (value_for(observation, anchor, rx, entity) if anchor else None) or value_near_lines(
                 lines, entity, rx
@@ -105,7 +113,7 @@ def _answer_attribute(query: Query, observation: Observation, lines: list[str]) 
             around = [n for n, line in enumerate(lines) if text and text in norm(line)][:1]
             around = [i for n in around for i in range(n, min(n + 8, len(lines)))]
         value = labelled_value(lines, query.attr, around) if around else None
-        if value:
+        if value and fits_kind(value, rx):
             return Answer(True, value, f"{subject}: {value}")
         if not about:
             return Answer(False, f"Could not find {subject} on the page.")
@@ -129,9 +137,25 @@ def _answer_attribute(query: Query, observation: Observation, lines: list[str]) 
             v = amounts.pop()
             return Answer(True, v, f"the only {query.value_type} value on the page")
     value = labelled_value(lines, query.attr)
-    if value:
+    if value and fits_kind(value, rx):
         return Answer(True, value, f"{subject}: {value}")
     return Answer(False, f"Could not find {subject} on the page.")
+
+
+def _labelled_once(attr: str, lines: list[str]) -> bool:
+    """One line of the page names every word of the attribute ('Damage excess'): no other item's is there."""
+    words = [w for w in tokens(attr) if w not in QUESTION_WORDS]
+    return sum(1 for line in lines if words and all(w in tokens(line) for w in words)) == 1
+
+
+#: A price said without an amount.
+_NO_COST = re.compile(r"\b(?:free|no (?:charge|fee|cost)|at no cost|included|nothing)\b", re.I)
+
+
+def fits_kind(value: str, rx: re.Pattern[str] | None) -> bool:
+    """A labelled line answers a price only with an amount or a word of no cost: 'Prices: see our fees page
+    for NHS and private prices' points to the answer elsewhere."""
+    return rx is not VALUE_RX["money"] or bool(rx.search(value) or _NO_COST.search(value))
 
 
 def _yes_no(query: Query, value: str) -> str:

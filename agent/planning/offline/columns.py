@@ -4,7 +4,7 @@ Values of one kind side by side in a row ('£28' under '3 months', '£95' under 
 their columns' headers, so a quote from such a cell proves the answer only when the question names that column
 (a word of its header the other columns lack), or names none of the others and the column is the plain one
 ('Price' beside 'Sale price'). The offline planner asks it before answering from a cell (tables.py), the judge
-before accepting a quote from one (the page reports the cell's header and its rivals: ``effects.js``, op "quote",
+before accepting a quote from one (the page reports the cell's header and its rivals: ``quote.js``,
 whose value shapes mirror :func:`value_shape`).
 """
 

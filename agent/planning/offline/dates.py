@@ -8,7 +8,7 @@ order of US forms, unless the day cannot be a month.
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import date, datetime
 from functools import lru_cache
 
 #: Input types whose value has a fixed wire format, and that format.
@@ -31,6 +31,77 @@ WEEKDAY_BEFORE = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?"
 TIME_OF_DAY = r"\d{1,2}[:.]\d{2}(?:\s*[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\.?"
 #: A day and its month in words, the weekday and year if said: 'Friday 11 June', '3rd May 2027'.
 DAY_AND_MONTH = rf"{WEEKDAY_BEFORE}\d{{1,2}}(?:st|nd|rd|th)?\s+{MONTH_WORD}(?:,?\s+\d{{4}})?"
+
+#: A day of a month in words, either order: '10th of December', 'Thu 10 December 2026', 'December 10th'.
+#: A month's name or its short form, and nothing longer ('may', never 'mayor').
+MONTH_NAME = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?"
+    r"|nov(?:ember)?|dec(?:ember)?)\.?(?![a-z])"
+)
+_DAY_SAID = re.compile(
+    rf"\b(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m>{MONTH_NAME})(?:,?\s+(?P<y>\d{{4}}))?"
+    rf"|\b(?P<m2>{MONTH_NAME})\s+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(?P<y2>\d{{4}}))?",
+    re.I,
+)
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+
+
+def days_said(text: str) -> list[tuple[int, int, int | None]]:
+    """The days of a month ``text`` names in words, as (day, month, year or None)."""
+    out = []
+    for m in _DAY_SAID.finditer(text):
+        day, month, year = (m.group("d"), m.group("m"), m.group("y")) if m.group("d") else (
+            m.group("d2"), m.group("m2"), m.group("y2"))  # fmt: skip
+        if 1 <= int(day) <= 31:
+            out.append((int(day), _MONTHS.index(month[:3].lower()) + 1, int(year) if year else None))
+    return out
+
+
+def same_day(said: tuple[int, int, int | None], text: str) -> bool:
+    """``text`` names the day ``said`` (its year too, when both give one)."""
+    return any(
+        (d, m) == said[:2] and (said[2] is None or y is None or y == said[2]) for d, m, y in days_said(text)
+    )
+
+
+#: A holiday people name a booking by: 'my Easter hire', 'the Christmas order'.
+HOLIDAY = re.compile(r"\b(?P<h>easter|christmas|new\s+year(?:['’]s)?|halloween)\b", re.I)
+
+
+def holiday_on(name: str, year: int) -> date:
+    """The day of the holiday ``name`` (as :data:`HOLIDAY` reads it) in ``year``: Easter Sunday by the Gregorian
+    computus (dateutil's), the others fixed."""
+    word = name.split()[0].lower()  # ('New Year's': New Year's Day)
+    if word == "easter":
+        from dateutil.easter import easter  # (dateparser's own dependency)
+
+        return easter(year)
+    if word == "christmas":
+        return date(year, 12, 25)
+    if word == "halloween":
+        return date(year, 10, 31)
+    return date(year, 1, 1)
+
+
+def takes_in(days: list[date], day: date) -> bool:
+    """A row's days take in ``day``: one of them within a day of it, or it between two of them at most a month
+    apart (pick-up and return), never between the day a booking was made and the hire months later."""
+    ordered = sorted(days)
+    near = any(abs((d - day).days) <= 1 for d in ordered)
+    return near or any(
+        (b - a).days <= 31 and (a - day).days <= 1 and (day - b).days <= 1
+        for a, b in zip(ordered, ordered[1:], strict=False)
+    )
+
+
+def holiday_said(text: str, around: int) -> tuple[str, list[date]]:
+    """The holiday ``text`` names (lower case) and its days in the years about ``around``, or ('', [])."""
+    said = HOLIDAY.search(text)
+    if said is None:
+        return "", []
+    name = said.group("h").split()[0].lower()
+    return name, [holiday_on(name, year) for year in range(around - 2, around + 3)]
+
 
 _HAS_TIME = re.compile(r"\d{1,2}:\d{2}|\b\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.)", re.I)
 _HAS_DATE = re.compile(

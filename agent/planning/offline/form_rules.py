@@ -189,18 +189,24 @@ _TYPING: tuple[tuple[re.Pattern[str], int], ...] = tuple(
             99,
         ),
         (
-            r"^(?:type|enter|input|write|key\s+in|insert|paste|fill\s+in|put)\s+(?P<t>.+)\s+(?:into|in\s+to|inside|"
+            r"^(?:type|enter|input|write|key\s+in|insert|paste|fill\s+in|put(?!\s+an?\s+(?:hold|reservation)\b))\s+"
+            r"(?P<t>.+)\s+(?:into|in\s+to|inside|"
             r"onto)\s+(?P<f>.+)$",
             7,
         ),
-        (r"^(?:type|enter|input|write|key\s+in|insert|paste|put)\s+(?P<t>.+)\s+(?:in|on|to)\s+(?P<f>.+)$", 7),
+        (  # ('put a hold on a book' reserves it: no typing)
+            r"^(?:type|enter|input|write|key\s+in|insert|paste|put(?!\s+an?\s+(?:hold|reservation|stop|block)\b))"
+            r"\s+(?P<t>.+)\s+(?:in|on|to)\s+(?P<f>.+)$",
+            7,
+        ),
         (
             r"^(?:fill(?:\s+in|\s+out)?|complete|populate|set|change|update)\s+(?P<f>.+?)\s+(?:with|to|as|=)\s+"
             r"(?P<t>.+)$",
             99,
         ),
         (
-            r"^(?:enter|type|input|write|use|put)\s+(?P<t>.+?)\s+(?:as|for)\s+(?:the\s+|your\s+|my\s+)?(?P<f>.+)$",
+            r"^(?:enter|type|input|write|use|put(?!\s+an?\s+(?:hold|reservation)\b))\s+(?P<t>.+?)\s+(?:as|for)\s+"
+            r"(?:the\s+|your\s+|my\s+)?(?P<f>.+)$",
             99,
         ),
         (r"^(?:type|enter|input|write|key\s+in)\s+(?P<t>.+)$", 99),

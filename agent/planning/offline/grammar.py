@@ -56,12 +56,11 @@ from agent.planning.offline.page_rules import (
     parse_wait,
 )
 from agent.planning.offline.questions import analyze
+from agent.planning.offline.situations import CONTEXT, DETAIL, NEWS, in_context, pointing_at
 from agent.planning.offline.targets import question_text, shown
 from agent.planning.offline.text import (
     mask_quotes,
-    proper_names,
 )
-from agent.planning.offline.vocabulary import PEOPLE
 
 
 @dataclass(frozen=True)
@@ -196,34 +195,6 @@ _CONDITION = re.compile(r"^(?:if|when|whenever|in\s+case)\s+(?!so$|not$)\w+(?:\s
 #: A question that goes on from the one before: 'If so, how much is it?'
 _GOES_ON = re.compile(r"^(?:and\s+)?if\s+(?:so|yes|not|there\s+is|there\s+are)$", re.I)
 _IS_THERE = re.compile(r"^(?:is|are)\s+there\s+(?:an?|any)\s+(?P<x>.+?)\??$", re.I)
-#: A pronoun in a question that points back at what an earlier step looked for ('its warranty', 'how much is it').
-_POSSESSIVE_BACK = re.compile(r"\b(?:its|their|his|her)\b", re.I)
-#: ... and one that ends the question: 'what is their email address' -> 'the email address of X'.
-_POSSESSIVE_END = re.compile(
-    r"\b(?:its|their|his|her)\s+(?P<np>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)(?P<tail>\s+(?:is|are|was|were))?\s*\??$",
-    re.I,
-)
-#: 'that' as a thing said before ('what would that cost me', 'how much is that'), not 'that' before a noun.
-_THAT = (
-    r"(?:(?<=\bwould\s)|(?<=\bwill\s)|(?<=\bdoes\s)|(?<=\bdid\s)|(?<=\bis\s)|(?<=\bwas\s))that"
-    r"(?=\s+(?:cost|costs|come\s+to|be)\b|\s*\??\s*$)"
-)
-#: A pronoun that points back at what the situation is after, even beside a name ('get it from my Clearway
-#: account'), unlike 'is it heated' beside 'the Grand Hotel Lisbon'.
-_BACK_AT_WANTED = re.compile(_THAT + r"|\b(?:get|find|fetch|check|retrieve|send)\s+(?:me\s+)?it\b", re.I)
-_OBJECT_BACK = re.compile(
-    r"\b(?:(?:it|them)\b(?!\s+(?:says?|said|shows?|showed|displays?|reads?|means?|looks?|mentions?)\b)|"
-    + _THAT
-    + ")",
-    re.I,
-)  # ('what it says' is what the page says)
-
-
-def _pointing_at(question: str, subject: str) -> str:
-    """The question with its pronouns replaced by what they point at: 'what is its warranty' -> 'what is the
-    warranty of the kettle'."""
-    question = _POSSESSIVE_END.sub(rf"the \g<np> of {subject}\g<tail>", question)
-    return _OBJECT_BACK.sub(subject, _POSSESSIVE_BACK.sub(f"{subject}'s", question))
 
 
 def _resolve_references(intents: list[Intent]) -> list[Intent]:
@@ -238,7 +209,7 @@ def _resolve_references(intents: list[Intent]) -> list[Intent]:
             subject = intent.target
         elif isinstance(intent, Ask):
             if subject:
-                question = _pointing_at(intent.question, f"the {subject}")
+                question = pointing_at(intent.question, f"the {subject}")
                 intent = Ask(question) if question != intent.question else intent
             subject = _asked_about(intent.question) or subject
         out.append(intent)
@@ -326,10 +297,10 @@ def parse_goal(goal: str) -> ParsedGoal:
             unknown.append(shown(scope, spans))
             scope = ""
         found = parse_clause(clause, spans)
-        situation = _CONTEXT.match(clause) or _NEWS.match(clause)
-        if found is None and situation and "?" not in clause and not _DETAIL.search(clause):
+        situation = CONTEXT.match(clause) or NEWS.match(clause)
+        if found is None and situation and "?" not in clause and not DETAIL.search(clause):
             context.append(clause)
-            news = news or not _CONTEXT.match(clause)
+            news = news or not CONTEXT.match(clause)
         elif found is None:
             unknown.append(shown(clause, spans))
         else:
@@ -339,7 +310,7 @@ def parse_goal(goal: str) -> ParsedGoal:
     if context and not any(isinstance(i, Ask) for i in intents):
         unknown.extend(shown(c, spans) for c in context)  # said beside an action, it may be a detail: unread
     elif context:
-        read = [_in_context(i, context, spans, news) if isinstance(i, Ask) else i for i in intents]
+        read = [in_context(i, context, spans, news) if isinstance(i, Ask) else i for i in intents]
         if any(
             i is None for i in read
         ):  # 'What's its call number?' after a situation naming nothing it can be
@@ -353,119 +324,6 @@ def parse_goal(goal: str) -> ParsedGoal:
         intents=tuple(_merge(_resolve_references(intents))),
         unknown=tuple(unknown),
         context=() if unknown else tuple(shown(c, spans) for c in context),
-    )
-
-
-#: A sentence that tells the situation, not the request: "I'm 23 and want to hire a car from Redway", "We'd like
-#: to bring our dog when we stay at Saltings in Wrenham".
-_CONTEXT = re.compile(
-    r"^(?:i['’]?m|i\s+am|i['’]?ve|i\s+have|i['’]?d\s+like|i\s+would\s+like|i\s+want|i\s+need|i['’]?ll|i\s+will|"
-    r"i\s+plan|we['’]?re|we\s+are|we['’]?ve|we\s+have|we['’]?d\s+like|we\s+would\s+like|we\s+want|we\s+need|"
-    r"we['’]?ll|we\s+will|we\s+plan|it['’]?s|it\s+is|this\s+is|(?:s?he|they)(?:['’]s|['’]re|\s+is|\s+are)|"
-    r"(?:my|our)\s+[\w-]+(?:['’]s)?(?:\s+[\w-]+){0,4}?\s+(?:is|are|has|have|was|were|wants?|needs?|uses?|likes?|in|"
-    r"says?|said|told|thinks?|reckons?)|"
-    r"(?:my|our)\s+[\w-]+['’]s|"
-    r"(?-i:[A-Z])[\w&'.-]*(?:\s+(?-i:[A-Z])[\w&'.-]*){0,3}\s+(?:emailed|e-mailed|wrote|texted|rang|called|told\s+me|"
-    r"said|sent\s+me))\b",  # ('Kestrel Lettings emailed to say my rent account is behind')
-    re.I,
-)
-#: News the user read or heard, or a plan: 'A friend told me ...', 'I had an email saying ...', 'Thinking of hiring
-#: ...'. Beside a question it is read only when the question points back at a thing it names ('... has a reading
-#: group. What day does it meet?'); a question that names nothing of its own is not answered without it.
-_NEWS = re.compile(
-    r"^(?:(?:an?|my|our)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:told|said|says|mentioned|reckons)|"
-    r"i\s+(?:had|got|received|saw|read|heard|can['’]?t|cannot|won['’]?t|haven['’]?t|didn['’]?t|don['’]?t)|"
-    r"we\s+(?:had|got|can['’]?t|cannot|won['’]?t|haven['’]?t|didn['’]?t|don['’]?t)|"
-    r"(?:thinking|planning|hoping)\s+(?:of|to|about)|someone|somebody)\b",
-    re.I,
-)
-#: What makes a sentence a detail to use rather than a situation to read past: a reference ('job SW-31877'), a
-#: postcode, a long number, a year, an email address.
-_DETAIL = re.compile(r"\b(?=[A-Z0-9-]*\d)[A-Z][A-Z0-9-]{2,}\b|\b\d{4,}\b|@")
-#: The places and names a context sentence fixes: 'at Saltings in Wrenham', 'from Redway'.
-_CONTEXT_PLACE = re.compile(
-    r"\b(?:at|in|from|with|near)\s+(?P<x>(?-i:[A-Z])[\w'&.-]*(?:\s+(?-i:[A-Z])[\w'&.-]*)*)", re.I
-)
-
-
-#: What the situation says the user is after: "I'm looking for The Salt Road by Imogen Hale".
-_AFTER = re.compile(
-    r"\b(?:looking\s+for|searching\s+for|trying\s+to\s+find|interested\s+in|after|i\s+need)\s+(?P<x>(?!to\b)"
-    r"[^,;]+?)\s*$",
-    re.I,
-)
-#: ... or what the situation says a place has: 'a friend told me the Hollin Library has a reading group'.
-_HAS = re.compile(r"\b(?:has|have|offers?|runs?|sells?|stocks?)\s+(?P<x>(?:an?|some)\s+[^,;]+?)\s*$", re.I)
-
-
-def _wanted(situation: str) -> str:
-    """What the situation says the user is after, or what a place it names has, with that place ('a reading
-    group at the Hollin Library': another library's reading group is not it)."""
-    after = _AFTER.search(situation)
-    if after:
-        return after.group("x")
-    has = _HAS.search(situation)
-    if not has:
-        return ""
-    owner = _OWNER.search(situation[: has.start()])
-    return f"{has.group('x')} at {owner.group(0).strip()}" if owner else has.group("x")
-
-
-#: The named place or business that has what the situation says: 'the Hollin Library', 'Greenway Cinema'.
-_OWNER = re.compile(r"(?:\bthe\s+)?(?-i:[A-Z])[\w'&.-]*(?:\s+(?-i:[A-Z])[\w'&.-]*){0,4}\s*$")
-#: A question that points back at a thing ('its call number', 'how much is it'): it needs one to point at.
-_POINTS_BACK = re.compile(r"\b(?:its|it\b|" + _THAT + ")", re.I)
-#: ... or at someone's: a business or a person the situation must name ('their young driver surcharge' at Redway;
-#: 'they should connect to' names who acts, not whose thing is asked for).
-_POINTS_AT_SOMEONE = re.compile(r"\b(?:their|his|her)\b", re.I)
-
-
-#: Someone the situation introduces: 'a contractor', 'my dad', 'our new tenants'.
-_SOMEONE = re.compile(r"\b(?:a|an|my|our|some)\s+(?:[a-z-]+\s+)?(?P<who>" + "|".join(PEOPLE) + r")\b", re.I)
-#: A question's 'they'/'he'/'she' as the one who acts ('the network they should connect to').
-_ACTS = re.compile(r"\b(?-i:they|he|she)\b(?!['’])")
-
-
-def _who_acts(said: str, context: list[str], spans: tuple[str, ...]) -> str:
-    """The question with the one who acts named as the situation introduces them: "We've got a contractor coming
-    in. What's the Wi-Fi network they should connect to?" asks of the network a contractor should connect to (a
-    page answers contractors and staff apart)."""
-    people = {m.group("who").lower() for c in context for m in _SOMEONE.finditer(shown(c, spans))}
-    if len(people) != 1 or not _ACTS.search(said):
-        return said
-    return _ACTS.sub(f"a {people.pop()}", said, count=1)
-
-
-def _in_context(ask: Ask, context: list[str], spans: tuple[str, ...], news: bool = False) -> Ask | None:
-    """A question asked after (or before) the situation it is about: what the user says they are after is what
-    'its' means ("I'm looking for X. What's its call number?"), and where and whose is kept ('What do they
-    charge for a dog? at Saltings in Wrenham'); the rest never answers. None when the question points back at a
-    thing the situation does not name."""
-    said = _who_acts(ask.question, context, spans)
-    ask = Ask(said) if said != ask.question else ask
-    wanted = [w for c in context if (w := _wanted(shown(c, spans)))]
-    if (
-        _POINTS_BACK.search(said)
-        and ((len(wanted) == 1 and _BACK_AT_WANTED.search(said)) or not proper_names(said.split(" ", 1)[-1]))
-    ):  # ('... of X, which date is it'; 'I need the test reference. Can you get it from my Clearway account?')
-        if len(wanted) != 1:
-            return None
-        thing = wanted[0]
-        return Ask(_pointing_at(said, thing))
-    if news:
-        return (
-            None  # ('I had an email saying my hold is ready. Which library do I go to?': which hold, unread)
-        )
-    places = [
-        m.group(0)
-        for c in context
-        for m in _CONTEXT_PLACE.finditer(shown(c, spans))
-        if m.group("x").lower() not in said.lower()
-    ]
-    if not places:  # 'What's their phone number?' after "I'm new here": whose, the situation does not say
-        return None if _POINTS_AT_SOMEONE.search(said) else ask
-    return Ask(
-        f"{said.rstrip(' ?')} {' '.join(dict.fromkeys(places))}{'?' if said.rstrip().endswith('?') else ''}"
     )
 
 

@@ -402,14 +402,15 @@ def text_of_choice(el: Element, option: str) -> str | None:
 def same_time_option(options: list[str], option: str) -> str | None:
     """The one option that is the same time of day written otherwise ('10:20' for '10.20am', '19:00' for
     '7pm'); None when ``option`` is no time alone or no single option is that time."""
-    asked = _clock(option)
+    asked = clock_time(option)
     if asked is None:
         return None
-    same = [o for o in options if _clock(o) == asked]
+    same = [o for o in options if clock_time(o) == asked]
     return same[0] if len(same) == 1 else None
 
 
-def _clock(text: str) -> tuple[int, int] | None:
+def clock_time(text: str) -> tuple[int, int] | None:
+    """(hour, minute) of a time of day written alone ('4:15pm', '16:15', '7 pm'), or None."""
     m = _CLOCK.fullmatch(text.strip().rstrip(".").lower())
     if m is None:
         return None

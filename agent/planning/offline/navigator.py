@@ -358,6 +358,10 @@ def next_move(
     if account is not None:  # signed in to ask: the account's own pages hold it, not the site's search
         return Move(follow_step(account), f"the account keeps such answers under {visible_text(account)!r}")
     searched = any(h.get("action") == "search" for h in history)
+    section = next((el for _, el in links if _section_lead(el, asked)), None)
+    if section is not None and not searched and (best is None or best[0] < WEAK_LINK):
+        # the part of the site where such questions are answered ('Charges' for a fee), before its search
+        return Move(follow_step(section), f"the site keeps such answers under {visible_text(section)!r}")
     search = None if searched else search_move(query, observation, history)
     if search:
         return search
@@ -386,7 +390,6 @@ def next_move(
         return Move(
             follow_step(lone), f"the link {visible_text(lone)!r} is the only one that names the subject"
         )
-    section = next((el for _, el in links if _section_lead(el, asked)), None)
     if section is not None:  # the part of the site where such questions are answered
         return Move(follow_step(section), f"the site keeps such answers under {visible_text(section)!r}")
     explore = explore_link(links, query.question, history)

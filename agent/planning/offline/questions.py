@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from agent.planning.offline.figures import figure_asked
 from agent.planning.offline.text import stem, tokens
 
 
@@ -45,6 +46,9 @@ _TYPE_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         "email": r"\be-?mail\b",
         "phone": r"\b(?:phone|telephone|mobile|fax|tel)\b|\bcontact\s+number\b",
         "percent": r"\b(?:percent|percentage|discount)\b|%",  # ('how much of a discount': a share, before money)
+        # a weight asked: 'how much does it weigh' (before money), never 'a bag that weighs 23 kg'
+        "weight": r"\bweight\b|\bhow\s+heavy\b|^(?:what|how\s+much)\s+(?:does|do|did|will|would)\b(?!.*\b(?:that|which"
+        r"|who)\s+weighs?\b).*\bweigh\b",
         "money": r"\b(?:price|prices|cost|costs|total|subtotal|fee|fees|shipping|tax|balance|salary|charge|fare|"
         r"how\s+much)\b",
         "rating": r"\b(?:rating|ratings|stars|rated|review\s+score)\b",
@@ -382,10 +386,14 @@ def _classify(question: str) -> Query:
             attr=attr_text,
             entity=kind.group("e") if kind else entity,  # 'the customer Chen Wei': Chen Wei, a customer
             noun=kind.group("n") if kind else "",
-            value_type=_value_type(attr_text or q),
+            value_type=_value_type(attr_text or q) or _HOW_MUCH_IS.match(q) and "money" or "",
             yes_no=yes_no,
         )
     return Query("generic", q, value_type=_value_type(q), yes_no=yes_no)
+
+
+#: 'How much is the deposit of X': an amount of money, whatever the figure is called.
+_HOW_MUCH_IS = re.compile(r"^how\s+much\s+is\s+the\s", re.I)
 
 
 def _attribute(core: str) -> tuple[str, str] | None:
@@ -420,27 +428,9 @@ def _attribute(core: str) -> tuple[str, str] | None:
             "",
         ),
     )
-    charged = re.match(  # 'what does Kestrel charge to rent a 7 seater for a week': the 7 seater, for a week
-        r"^(?:what|how\s+much)\s+(?:does|do|would|will|did|might)\s+(?:it\s+cost|(?P<who>\S+(?:\s+\S+){0,3}?)\s+charge"
-        r"(?:\s+(?:me|us|you))?)\s+(?:to\s+(?:(?:rent|hire|buy|get|book|borrow|have|use|take)\s+)?|for\s+)"
-        r"(?:(?:a|an|the|my|our)\s+)?(?P<e>.+)$",
-        core,
-        re.I,
-    )
-    if charged:  # ('charge to spay my labrador': the service is what is priced; who charges, where)
-        who = (charged.group("who") or "").strip()
-        at = (
-            "" if not who or re.fullmatch(r"(?:they|you|we|he|she|it|the\s+\w+)", who, re.I) else f" at {who}"
-        )
-        return ("price", f"{charged.group('e').strip()}{at}")
-    priced = re.match(  # 'how much does the Samphire room cost per night at Saltings': the room, at Saltings
-        r"^how\s+much\s+(?:does|do|did|will|would)\s+(?:it\s+cost\s+(?:to\s+\w+\s+)?)?(?:the\s+|a\s+|an\s+)?"
-        r"(?P<e>.+?)\s+cost(?:s)?\s+(?:per|a|an|each|for\s+(?:one|a|an|each))\s+[a-z]+(?P<w>\s+(?:at|from|in)\s+.+)?$",
-        core,
-        re.I,
-    )
-    if priced:
-        return ("price", f"{priced.group('e').strip()}{priced.group('w') or ''}")
+    figure = figure_asked(core)
+    if figure:
+        return figure
     for rx, attr_name in patterns:
         m = re.match(rx, core, re.I)
         if m:

@@ -13,7 +13,7 @@ import re
 from dataclasses import replace
 
 from agent.planning.base import HistoryItem
-from agent.planning.offline.answers import TEXT_ITSELF, answer_on
+from agent.planning.offline.answers import TEXT_ITSELF, answer_on, fits_kind
 from agent.planning.offline.page import is_link, is_select, is_text_field, repeated_link_labels, visible_text
 from agent.planning.offline.questions import Answer, Query, analyze, subject_words
 from agent.planning.offline.sections import (
@@ -303,7 +303,9 @@ def _in_section(query: Query, observation: Observation) -> Answer | None:
     for attempt in _attempts(unscoped, section):
         answer = answer_on(attempt, narrowed)
         if answer.found:
-            return _from(section, answer, observation)
+            sourced = _from(section, answer, observation)
+            if not sourced.found or fits_kind(sourced.text, typed):
+                return sourced  # (a 'Prices' heading over 'See our fees page' gives no price: told below)
     if named:
         return _from(section, answer, observation)
     if typed is not None and not any(typed.search(line) for line in section.body):

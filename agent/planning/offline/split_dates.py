@@ -80,16 +80,20 @@ def _read(text: str, observation: Observation) -> datetime | None:
     m = _NUMERIC.match(text)
     if m:
         a, b, y = int(m.group("a")), int(m.group("b")), int(m.group("y"))
-        page = " ".join(str(observation.get(k) or "") for k in ("page_text", "text", "title"))
-        day_first = (
-            a > 12 or ("£" in page or re.search(r"\bDD\s*/\s*MM\b", page, re.I) is not None) and b <= 12
-        )
-        day, month = (a, b) if day_first else (b, a)
+        day, month = (a, b) if a > 12 or (b <= 12 and writes_day_first(observation)) else (b, a)
         try:
             return datetime(y, month, day)
         except ValueError:
             return None
     return parse_when(text)
+
+
+def writes_day_first(observation: Observation | None) -> bool:
+    """A page that writes DD/MM, or one in pounds that does not write MM/DD, reads '12/05/1988' as 12 May."""
+    page = " ".join(str((observation or {}).get(k) or "") for k in ("page_text", "text", "title"))
+    if re.search(r"\bMM\s*[/.-]\s*DD\b", page, re.I):
+        return False  # the page says month first, whatever currency it also shows
+    return "£" in page or re.search(r"\bDD\s*[/.-]\s*MM\b", page, re.I) is not None
 
 
 def _said(part: str, when: datetime, field: Element) -> str | None:
@@ -109,15 +113,17 @@ def _said(part: str, when: datetime, field: Element) -> str | None:
     return next((by_norm[norm(w)] for w in ways if norm(w) in by_norm), None)
 
 
-def date_spellings(text: str) -> dict[str, set[str]] | None:
+def date_spellings(text: str, observation: Observation | None = None) -> dict[str, set[str]] | None:
     """How Day, Month and Year fields may show the date ``text`` says, in lower case; None when it says no date,
-    or one that reads two ways ('12/05/1988': 12 May or 5 December proves neither)."""
+    or one that reads two ways ('12/05/1988': 12 May or 5 December proves neither) on a page that does not
+    say which (one that writes day first reads it so, as the planner did)."""
     m = _NUMERIC.match(text)
     if m:
         a, b, y = int(m.group("a")), int(m.group("b")), int(m.group("y"))
-        if a != b and a <= 12 and b <= 12:
+        day_first = writes_day_first(observation)
+        if a != b and a <= 12 and b <= 12 and not day_first:
             return None
-        day, month = (a, b) if a > 12 else (b, a)
+        day, month = (a, b) if a > 12 or (b <= 12 and day_first) else (b, a)
         try:
             when: datetime | None = datetime(y, month, day)
         except ValueError:

@@ -10,13 +10,13 @@ from __future__ import annotations
 import calendar
 import re
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 
 from agent.dom.text import GOAL_STOPWORDS
 from agent.planning.offline.columns import column_mismatch, value_shape
-from agent.planning.offline.dates import parse_when, value_kind
+from agent.planning.offline.dates import HOLIDAY, days_said, holiday_on, parse_when, takes_in, value_kind
 from agent.planning.offline.page import rect, role_of, visible_text
-from agent.planning.offline.questions import Answer, Query
+from agent.planning.offline.questions import Answer, Query, analyze
 from agent.planning.offline.segments import row_class_mismatch
 from agent.planning.offline.text import TIME_IDIOM, token_match, tokens
 from agent.planning.offline.values import MONEY_NOUNS, VALUE_RX
@@ -111,10 +111,19 @@ def _word_char(ch: str) -> bool:
 def _linked(observation: Observation, headers: list[Cell]) -> list[Cell]:
     """Links standing in a column (a row's name that links to its record): they key their row like a cell."""
     out = []
+    rows = [
+        box
+        for el in observation.get("elements") or []
+        if role_of(el) in ("cell", "gridcell") and (box := rect(el))
+    ]
     for el in observation.get("elements") or []:
         box, text = rect(el), visible_text(el)
         if box is not None and text and role_of(el) == "link":
-            cell = Cell(el, text, box[0], box[1], box[2])
+            middle = (
+                box[1] + box[3] / 2
+            )  # (a link sits in the middle of its row's cell: the row's top is its y)
+            top = next((r[1] for r in rows if r[1] <= middle <= r[1] + r[3]), box[1])
+            cell = Cell(el, text, box[0], top, box[2])
             if _column_of(cell, headers) is not None:
                 out.append(cell)
     return out
@@ -128,8 +137,9 @@ def table_answer(query: Query, observation: Observation) -> Answer | None:
     if not headers or not cells:
         return None
     row_heads, headers = _split_headers(headers)
+    linked = _linked(observation, headers)
     keys = [
-        c for c in cells + row_heads + _linked(observation, headers)
+        c for c in cells + row_heads + linked
         if _mentions(query.question, c.text) or _mentioned_with_header(query.question, c, headers)
     ]  # fmt: skip
     if not keys:
@@ -139,11 +149,14 @@ def table_answer(query: Query, observation: Observation) -> Answer | None:
         named = (
             named
             or _month_row_key(query.question, cells)
+            or _holiday_row_key(query.question, cells)
             or _row_of_most_words(query.question, cells, headers, query.entity)
         )
         keys = [named] if named is not None else _latest_rows(query.question, cells, headers)
     longest = max((len(k.text) for k in keys), default=0)
-    found = [a for k in keys if len(k.text) == longest and (a := _row_answer(query, k, cells, headers))]
+    found = [  # (a row's reference may be the link to its record: a value of its row as much as a cell)
+        a for k in keys if len(k.text) == longest and (a := _row_answer(query, k, cells + linked, headers))
+    ]
     return max(found, key=lambda a: a[0])[1] if found else None
 
 
@@ -201,13 +214,49 @@ def _month_row_key(question: str, cells: list[Cell]) -> Cell | None:
     )  # ('1 January to 31 January' on another row: that row is January's too)
 
 
-_LATEST = re.compile(r"\blast\s+time\b|\blatest\b|\bmost\s+recent(?:ly)?\b", re.I)
+def _holiday_row_key(question: str, cells: list[Cell]) -> Cell | None:
+    """'the booking reference for my Easter hire': the one row whose dates take in the holiday (see
+    :func:`dates.takes_in`); keyed by its first cell."""
+    said = HOLIDAY.search(question)
+    if said is None:
+        return None
+    rows: list[list[Cell]] = []
+    for cell in sorted(cells, key=lambda c: (c.y, c.x)):
+        if rows and abs(cell.y - rows[-1][0].y) <= _ROW_SLACK:
+            rows[-1].append(cell)
+        else:
+            rows.append([cell])
+    hits = []
+    for row in rows:  # (a day said within a cell: 'Porthaven Fri 26 Mar 2027')
+        days = [date(y, m, d) for c in row for d, m, y in days_said(c.text) if y]
+        if days and takes_in(days, holiday_on(said.group("h"), min(days).year)):
+            hits.append(min(row, key=lambda c: c.x))
+    return hits[0] if len(hits) == 1 else None
+
+
+_LATEST = re.compile(
+    r"\blast\s+time\b|\blatest\b|\bmost\s+recent(?:ly)?\b|\b(?:my|his|her|their|its|our|your)\s+last\b(?!\s+name)",
+    re.I,
+)  # ('her last weigh-in': the latest, not 'the last page')
+
+
+def asks_latest(question: str) -> bool:
+    """The question asks for the latest of dated rows: 'the last time', 'her last weigh-in', 'most recent'."""
+    return _LATEST.search(question) is not None
+
+
+def latest_asked(question: str) -> list[str]:
+    """What a question that asks for the latest asks, in words ('weight' for 'what did Pepper weigh at her last
+    weigh-in'): the column its row is read in; [] for any other question."""
+    if not asks_latest(question):
+        return []
+    return [w for w in tokens(analyze(question).attr) if w not in GOAL_STOPWORDS]
 
 
 def _latest_rows(question: str, cells: list[Cell], headers: list[Cell]) -> list[Cell]:
     """'What did Biscuit weigh the last time he was weighed': in each table with a column of dates, the row
     of the latest one, keyed by its date (the column the question names is read on that row)."""
-    if not _LATEST.search(question):
+    if not asks_latest(question):
         return []
     keys = []
     for header in headers:

@@ -42,6 +42,11 @@ VALUE_RX: dict[str, re.Pattern[str]] = {
         re.I,
     ),
     "percent": re.compile(r"[-+]?\d+(?:[.,]\d+)?\s?%"),
+    "weight": re.compile(  # (never '21st' or '1 St Mary's Road': stones only with their pounds)
+        r"\b\d+(?:[.,]\d+)?\s?(?:kg|kgs|kilos?|kilograms?|g|grams?|lbs?|pounds|oz|ounces?|tonnes?)\b"
+        r"|\b\d{1,2}\s?st(?:one)?\s+\d{1,2}\s?(?:lb|lbs|pounds)\b",
+        re.I,
+    ),
     "url": re.compile(r"https?://\S+|www\.\S+"),
     "version": re.compile(r"\bv?\d+(?:\.\d+){1,3}\b"),
     # a figure with the unit after it, when there is one ("512 MiB", "30 s", "35 days")

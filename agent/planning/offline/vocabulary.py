@@ -193,7 +193,8 @@ CLICK_VERBS = (
 # using the words it lists ('How much is the Team plan?' -> 'Pricing', 'Who is the CTO?' -> 'About'). A lead, weaker
 # than a link naming the subject itself, and tried after the site's own search.
 _PRICES = (
-    "price cost costs plan plans discount subscription tier fee fees billing trial refund cheap expensive"
+    "price prices cost costs plan plans discount subscription tier fee fees billing trial refund cheap expensive"
+    " much charge charges tariff"
 )
 _RELEASES = "release released version versions new changed fixed update updated"
 _DOCS = "api reference configuration config setting settings install installation guide limit limits endpoint webhook"
@@ -201,7 +202,7 @@ _PEOPLE = "founded founder founders ceo cto cfo coo team staff history company m
 SITE_SECTIONS: dict[str, frozenset[str]] = {  # stemmed, as text.tokens gives words
     stem(word): frozenset(stem(w) for w in leads.split())
     for words, leads in (
-        ("pricing prices plans", _PRICES),
+        ("pricing prices plans fees charges tariffs costs", _PRICES),
         ("changelog releases release history", _RELEASES),
         ("docs documentation reference developers", _DOCS + " integration integrations sdk webhooks"),
         ("about team company people", _PEOPLE + " role roles"),

@@ -12,9 +12,11 @@ import re
 from typing import Any
 
 from agent.planning.offline.columns import column_mismatch
+from agent.planning.offline.dates import holiday_said
 from agent.planning.offline.page import ELEMENT_KINDS, site_words
 from agent.planning.offline.reading import no_identifier
 from agent.planning.offline.segments import classes_in, nearest_class
+from agent.planning.offline.tables import latest_asked
 from agent.planning.offline.text import norm, stem
 from agent.planning.offline.urls import results_listing
 from agent.planning.offline.values import VALUE_RX, WHEN_ANSWER, names_someone
@@ -483,4 +485,8 @@ def answer_evidence(
     return None, f"{label}: {text[:120]!r} {NOT_ON_PAGE}"
 
 
-__all__ = ["site_words"]  # the judge reads the site's own name as the planner does
+__all__ = [
+    "holiday_said",
+    "latest_asked",
+    "site_words",
+]  # the judge reads the site's name and 'the latest' as the planner does

@@ -152,14 +152,14 @@ def _either_way(figures: str) -> bool:
     return bool(m) and m.group(1) != m.group(2) and int(m.group(1)) <= 12 and int(m.group(2)) <= 12
 
 
-def _field(part: GoalPart, items: Items) -> Proof:
+def _field(part: GoalPart, items: Items, observation: dict[str, Any]) -> Proof:
     forms = _forms(part.get("value"))
     typed = [
         h for h in items if h.get("action") == "type" and _norm((h.get("args") or {}).get("text")) in forms
     ]
     if not typed:  # a value the page asks for in a dropdown ('Number of places: 2') is chosen, not typed
         chosen = _option(part, [h for h in items if h.get("action") == "select_option"])
-        chosen = chosen if chosen[0] else _in_parts(part, items)
+        chosen = chosen if chosen[0] else _in_parts(part, items, observation)
         return chosen if chosen[0] else (None, f"{part.get('text')}: nothing was typed")
     for item in reversed(typed):
         effect = _effect(item)
@@ -174,9 +174,10 @@ def _field(part: GoalPart, items: Items) -> Proof:
     return None, f"{part.get('text')}: typed, but the field does not show the value"
 
 
-def _in_parts(part: GoalPart, items: Items) -> Proof:
-    """A date put into Day, Month and Year fields: each field's last step shows its part of the date."""
-    spellings = date_spellings(str(part.get("value") or ""))
+def _in_parts(part: GoalPart, items: Items, observation: dict[str, Any]) -> Proof:
+    """A date put into Day, Month and Year fields: each field's last step shows its part of the date (read as
+    the site writes dates: '12/05/1988' is 12 May on a page in pounds)."""
+    spellings = date_spellings(str(part.get("value") or ""), observation)
     last: dict[str, dict[str, Any]] = {}  # each field's last step: a part typed over no longer holds it
     for item in items if spellings else []:
         quoted = re.search(r'"([^"]*)"', str(item.get("target") or ""))
@@ -398,7 +399,7 @@ def judge(
             found, why = answer_evidence(part, questions, answer, observation, readings or {}, step_now)
             found = found or tool_answer_evidence(part, questions, answer, items)  # type: ignore[assignment]
         elif kind == "field":
-            found, why = _field(part, items)
+            found, why = _field(part, items, observation)
         elif kind == "option":
             found, why = _option(part, items)
         elif kind == "check":

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import re
 
+from agent.planning.base import HistoryItem
 from agent.planning.offline.account_rules import is_login_clause
 from agent.planning.offline.dates import MONTH_WORD, TIME_OF_DAY, WEEKDAY_BEFORE
+from agent.planning.offline.intents import Click, Search
 from agent.planning.offline.page import is_button, is_link, visible_text
-from agent.planning.offline.records.forms import field_label, record_link
+from agent.planning.offline.records.forms import field_label, record_link, search_box
 from agent.planning.offline.records.goal import RecordGoal
-from agent.planning.offline.records.row_actions import row_control, verb_words
-from agent.planning.offline.text import SENTENCE_BREAK, mask_quotes, norm, unmask
+from agent.planning.offline.records.progress import clicked_targets, searched_queries
+from agent.planning.offline.records.row_actions import row_anchor, row_control, says_verb, verb_words
+from agent.planning.offline.text import SENTENCE_BREAK, mask_quotes, norm, proper_names, unmask
 from agent.types import Element, Observation
 
 I = re.IGNORECASE  # noqa: E741 - short alias keeps the patterns readable
@@ -33,11 +36,13 @@ BOOKING_VERBS = {
     "request": "request",
     "schedule": "appointment",
     "arrange": "appointment",
+    "place": "hold",
 }
 _VERB = re.compile(
     r"^\s*(?:please\s+|can\s+you\s+|could\s+you\s+|(?:i|we)['’]?d\s+like\s+to\s+|(?:i|we)\s+would\s+like\s+to\s+|"
     r"(?:i|we)\s+want\s+to\s+|(?:i|we)\s+need\s+to\s+)?"
-    r"(?P<v>book|reserve|hire|rent|order|apply|request|schedule|arrange)\b(?:\s+for\b)?\s*(?P<rest>.*)$",
+    r"(?P<v>book|reserve|hire|rent|order|apply|request|schedule|arrange|(?:put|place)\s+a\s+hold\s+on)\b(?:\s+for\b)?"
+    r"\s*(?P<rest>.*)$",
     I,
 )
 _SENTENCES = re.compile(SENTENCE_BREAK + r"(?=[A-Z\x00])|\n+")
@@ -171,6 +176,31 @@ def _counts(text: str) -> list[tuple[str, str]]:
     return out
 
 
+#: 'Book Bramble in for his annual booster': who is booked in, and for what.
+_BOOKED_IN = re.compile(r"^(?P<who>(?:\w[\w'’-]*)(?:\s+\w[\w'’-]*){0,2}?)\s+in\s+for\s+(?P<what>.+)$", I)
+#: Where the thing booked is collected: "I'll collect it from Ferrybridge library", 'pick them up at Eastside'.
+_COLLECT = re.compile(
+    r"\b(?:collect|pick\s+up)\s+(?:it\s+|them\s+)?(?:up\s+)?(?:from|at)\s+(?:the\s+)?"
+    r"(?P<p>(?-i:[A-Z])[\w'’-]*(?:\s+(?-i:[A-Z])[\w'’-]*){0,3}(?:\s+(?:library|branch|store|shop|office))?)",
+    I,
+)
+#: Who made a work and what it is, said before its title: "Dev Ramanathan's novel ", "the new Pixar film ".
+_MADE_BY = re.compile(
+    r"^(?:(?-i:[A-Z])[\w.'-]*\s+){0,3}(?-i:[A-Z])[\w.-]*['’]s\s+(?:new\s+|latest\s+|first\s+)?"
+    r"(?:novel|book|film|movie|album|memoir|cookbook|biography|series|play|dvd)\s+",
+    I,
+)
+
+
+#: A detail stated as a sentence of its own: 'His new address is 8 Byre Lane, Hexworth HX2 5PA', 'The
+#: registration is LM19 KPA'; the value holds a figure or a name, never an email (read as one) or a clause.
+_STATED = re.compile(
+    r"^(?:his|her|their|my|our|the)\s+(?P<l>(?!name\b|email\b)[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})\s+(?:is|are)\s+"
+    r"(?P<v>(?=[^@]*(?:\d|\b(?-i:[A-Z])))[^@]{2,80})$",
+    I,
+)
+
+
 def read_booking(goal: str) -> RecordGoal | None:
     """The goal as a booking made through a form, or None when it asks for none."""
     masked, spans = mask_quotes((goal or "").strip())
@@ -185,6 +215,9 @@ def read_booking(goal: str) -> RecordGoal | None:
         return None
     verb_match = _VERB.match(sentences[head])
     verb = verb_match.group("v").lower()  # type: ignore[union-attr]
+    verb = (
+        "place" if verb.endswith(" on") else verb
+    )  # ('put a hold on X': place a hold, never 'Suspend hold')
     details = " . ".join(s for n, s in enumerate(sentences) if n == head or not is_login_clause(s))
     settings: list[tuple[str, str]] = []
     text = ""
@@ -192,6 +225,15 @@ def read_booking(goal: str) -> RecordGoal | None:
     if note:
         text = unmask(note.group("t") or note.group("q"), spans).strip().strip('"')
         details = details[: note.start()]
+    for stated in [m for part in details.split(" . ") if (m := _STATED.match(part.strip(" .")))]:
+        settings.append((stated.group("l").lower(), unmask(stated.group("v"), spans).strip()))
+        details = details.replace(
+            stated.group(0), " "
+        )  # ('His new address is 8 Byre Lane, Hexworth HX2 5PA')
+    collect = _COLLECT.search(details)  # "I'll collect it from Ferrybridge library": where it is picked up
+    if collect:
+        settings.append(("collect from", unmask(collect.group("p"), spans).strip()))
+        details = details[: collect.start()] + " " + details[collect.end() :]
     emails = _EMAIL.findall(details)
     settings += [("email", email) for email in emails]
     before_email = details
@@ -209,10 +251,18 @@ def read_booking(goal: str) -> RecordGoal | None:
     if person:
         settings.append(("full name", person))
     settings += days + _counts(details)
+    rest = verb_match.group("rest")  # type: ignore[union-attr]
+    # 'book Bramble in for his annual booster': the booster is booked; Bramble, a choice the form offers, is chosen
+    # there as any radio the goal names (and never needed on the page that confirms it)
+    booked_in = _BOOKED_IN.match(rest)
+    rest = booked_in.group("what") if booked_in else rest
     item = re.split(
-        r"\s+(?:for|on|from|at|with|arriving|picking|starting|using)\s+|,|:", verb_match.group("rest")
-    )[0]  # type: ignore[union-attr]
-    item = re.sub(r"^(?:the|a|an|my|our)\s+", "", item.strip(" ."), flags=I)
+        r"\s+(?:for|on|from|at|with|arriving|picking|starting|using)\s+|,|:|\s+[-–—]\s+|\s+and\s+(?:i|we)\b",
+        rest,
+        flags=I,
+    )[0]
+    item = re.sub(r"^(?:the|a|an|my|our|his|her|their)\s+", "", item.strip(" ."), flags=I)
+    item = _MADE_BY.sub("", item)  # ("Dev Ramanathan's novel Salt and Ember": Salt and Ember)
     if not settings and not text:
         return None  # 'book a table' alone: no detail to fill or prove it by
     wording = re.sub(r"\x00\d+\x00", " ", masked)
@@ -243,19 +293,35 @@ def detailed(goal: RecordGoal) -> bool:
     return any(re.search(r"date|time|phone|mobile|tel|birth", words) for words, _ in goal.settings)
 
 
+def booking_step(
+    goal: RecordGoal, observation: Observation, history: list[HistoryItem]
+) -> tuple[str, str] | None:
+    """(the step towards the booking form, why): its lead, else the site's search for the item named (a book
+    in a catalogue); None when neither is here."""
+    lead = booking_lead(goal, observation, clicked_targets(history))
+    if lead is not None:  # ('Book' on the room's own card is told from the others' by what its row says)
+        same = [e for e in observation.get("elements") or [] if visible_text(e) == visible_text(lead)]
+        near = row_anchor(goal, lead, observation) if len(same) > 1 else ""
+        role = "link" if is_link(lead) else "button"
+        return Click(visible_text(lead), role, near=near).step(), "towards the booking form"
+    named = proper_names(goal.about)
+    if named and search_box(observation) is not None and goal.about.lower() not in searched_queries(history):
+        return Search(goal.about).step(), "look the item up with the site's search"
+    return None
+
+
 def booking_lead(goal: RecordGoal, observation: Observation, tried: set[str]) -> Element | None:
     """The control that gets the booking closer to its form: the item's own 'Book'/'Select' on its row or card,
     else a link naming the item, else the site's own 'Book now' / 'Apply' / 'Order' control."""
     row = row_control(goal, observation, tried)
     if row is not None:
         return row
-    named = _link_named_in(goal.about, observation, tried)
+    named = _link_named_in(goal.about, observation, tried, verb_words(goal.verb))
     if named is not None:
         return named
     item = record_link(goal, observation, tried, floor=0.7) if goal.about else None
     if item is not None and not BOOKING_PAGE.search(visible_text(item)):
         return item
-    words = verb_words(goal.verb)
     controls = [
         e
         for e in observation.get("elements") or []
@@ -263,7 +329,7 @@ def booking_lead(goal: RecordGoal, observation: Observation, tried: set[str]) ->
         and 0 < len(visible_text(e)) <= 30
         and field_label(e) not in tried
         and visible_text(e) not in tried
-        and any(re.search(rf"\b{re.escape(w)}\b", norm(visible_text(e))) for w in words)
+        and says_verb(visible_text(e), goal.verb)
     ]
     return controls[0] if controls else None
 
@@ -271,13 +337,16 @@ def booking_lead(goal: RecordGoal, observation: Observation, tried: set[str]) ->
 _STOP = frozenset("a an the my our your of for to on in at with and new".split())
 
 
-def _link_named_in(about: str, observation: Observation, tried: set[str]) -> Element | None:
+def _link_named_in(
+    about: str, observation: Observation, tried: set[str], verbs: tuple[str, ...] = ()
+) -> Element | None:
     """A short link every word of which the goal says of the thing asked for ('Repeat prescription' for 'a
-    repeat prescription of Biscuit's tablets'): the page for that kind of request."""
+    repeat prescription of Biscuit's tablets'; 'Apply for single person discount', the verb aside): the page for
+    that kind of request."""
     said = set(norm(about).split())
     best: tuple[int, Element] | None = None
     for e in observation.get("elements") or []:
-        words = [w for w in norm(visible_text(e)).split() if w not in _STOP]
+        words = [w for w in norm(visible_text(e)).split() if w not in _STOP and w not in verbs]
         fits = (
             is_link(e) and words and len(words) <= 4 and set(words) <= said and visible_text(e) not in tried
         )

@@ -12,6 +12,7 @@ import re
 from agent.dom.text import GOAL_STOPWORDS
 from agent.planning.offline import page as kinds
 from agent.planning.offline.dates import value_kind
+from agent.planning.offline.page import MONEY_RX
 from agent.planning.offline.records.forms import (
     OPTION_MATCH,
     TITLE_WORDS,
@@ -250,10 +251,30 @@ def _goal_options(goal: RecordGoal, fields: list[Element], taken: set[int]) -> l
         if not named:  # 'Beth Carrow (Dental hygienist)' for 'with Beth Carrow': the name before the brackets
             named = [o for o in el.get("options") or [] if len(_before_brackets(o).split()) >= 2
                      and f" {_before_brackets(o)} " in words]  # fmt: skip
+        if not named:  # 'Dr Callum Ellis (Veterinary surgeon)' for 'with Dr Ellis': the title and the surname
+            named = [o for o in el.get("options") or [] if _HONORIFIC.match(_before_brackets(o))
+                     and len(_before_brackets(o).split()) >= 3 and f" {_title_and_surname(o)} " in words]  # fmt: skip
+        if not named and goal.about and _KIND_FIELD.search(field_label(el)):  # 'Vaccination or booster' for
+            item = {
+                w for w in norm(goal.about).split() if len(w) >= 5
+            }  # 'his annual booster jab': the kind booked
+            named = [
+                o for o in el.get("options") or [] if item & set(norm(o).split()) and not MONEY_RX.search(o)
+            ]
         named = [o for o in named if norm(o) != current]
         if len(named) == 1:
             fills.append(Fill(el, named[0], "select", field_label(el)))
     return fills
+
+
+#: A field that asks which kind of thing is booked (never an add-on offered beside it: 'Add a cover plan?').
+_KIND_FIELD = re.compile(r"\b(?:type|kind|service|treatment|reason|category|purpose)\b", re.I)
+_HONORIFIC = re.compile(r"^(?:dr|mr|mrs|ms|miss|mx|prof|professor|rev|sir|dame)\b\.?", re.I)
+
+
+def _title_and_surname(option: str) -> str:
+    words = _before_brackets(option).split()
+    return f"{words[0]} {words[-1]}"
 
 
 def plan_fills(goal: RecordGoal, observation: Observation) -> tuple[list[Fill], list[str]]:

@@ -58,7 +58,7 @@ def find_record(
         return next_steps([Search(query).step()], "look the record up with the site's search", raw)
     if query and search_box(observation) is None:
         page = best_match("search", _links(observation, tried), FIELD_MATCH)
-        if page is not None:
+        if page is not None and _SEARCH_PAGE.search(visible_text(page)):
             return next_steps(
                 [Click(visible_text(page), "link").step()], "the site's search page can look it up", raw
             )
@@ -71,6 +71,10 @@ def find_record(
     return unmet(
         terminals.ANSWER_NOT_FOUND, f"Could not find the {goal.noun or 'record'} {what!r} on this site.", raw
     )
+
+
+#: A link to a search page says so ('Search', 'Search the catalogue', 'Find a book'); 'Find us' is directions.
+_SEARCH_PAGE = re.compile(r"\bsearch\b|\blook\s*up\b|^\s*find\s+(?!us\b|out\b)\w", re.I)
 
 
 def _links(observation: Observation, tried: set[str]) -> list[Any]:

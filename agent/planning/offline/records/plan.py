@@ -29,7 +29,7 @@ from agent.planning.offline.intents import (
 from agent.planning.offline.page import is_link, visible_text
 from agent.planning.offline.records.bookings import (
     BOOKING_PAGE,
-    booking_lead,
+    booking_step,
     detailed,
     is_booking,
     read_booking,
@@ -232,12 +232,9 @@ def plan_record(request: PlanRequest, goal: RecordGoal) -> PlanResult:
     staged = bool(fills) and missing and (booking or _first_stage(goal, observation, fills))
     if found and fills and (not missing or staged) and _form_ready(goal, observation, history, fills):
         return _fill(goal, observation, fills, raw)  # (a booking's form asks in stages: each takes its part)
-    lead = booking_lead(goal, observation, clicked_targets(history)) if booking else None
-    if lead is not None:  # ('Book' on the room's own card is told from the others' by what its row says)
-        same = [e for e in observation.get("elements") or [] if visible_text(e) == visible_text(lead)]
-        near = row_anchor(goal, lead, observation) if len(same) > 1 else ""
-        step = Click(visible_text(lead), _role(lead), near=near).step()
-        return next_steps([step], "towards the booking form", raw)
+    toward = booking_step(goal, observation, history) if booking else None
+    if toward is not None:
+        return next_steps([toward[0]], toward[1], raw)
     if not found and mine:
         place = subject_link(goal, observation, clicked_targets(history)) or own_list_link(
             goal, observation, clicked_targets(history), details=True

@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 
 from agent.planning.offline.dates import parse_when, value_kind
+from agent.planning.offline.matching import clock_time
 from agent.planning.offline.page import is_heading, is_select, is_text_field, role_of, visible_text
 from agent.planning.offline.records.bookings import is_booking
 from agent.planning.offline.records.fields import record_fields
@@ -101,9 +102,22 @@ def _same_day(line: str, value: str) -> bool:
     )
 
 
+def _same_time(line: str, value: str) -> bool:
+    """The line says the time of day ``value`` is, written otherwise ('16:15' for '4:15pm')."""
+    asked = clock_time(value)
+    return asked is not None and any(clock_time(m.group(0)) == asked for m in _TIMES.finditer(line))
+
+
+#: A time of day on a line: '16:15', '4.15pm', '4pm'; never an amount ('£14.00') or '14.00' without am/pm.
+_TIMES = re.compile(
+    r"(?<![£$€\d.,])\b(?:\d{1,2}:\d{2}(?:\s?[ap]\.?m\.?)?|\d{1,2}\.\d{2}\s?[ap]\.?m\.?|\d{1,2}\s?[ap]\.?m\.?)",
+    re.I,
+)
+
+
 def _contains(line: str, value: str) -> bool:
     v = norm(value)
-    return bool(v) and (f" {v} " in f" {norm(line)} " or _same_day(line, value))
+    return bool(v) and (f" {v} " in f" {norm(line)} " or _same_day(line, value) or _same_time(line, value))
 
 
 def refusal(observation: Observation) -> str:

@@ -15,9 +15,11 @@ above its control.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from agent.planning.base import HistoryItem
 from agent.planning.offline import page as kinds
+from agent.planning.offline.dates import MONTH_NAME, WEEKDAY_BEFORE, days_said, same_day
 from agent.planning.offline.page import visible_text
 from agent.planning.offline.records.forms import field_label
 from agent.planning.offline.records.goal import RecordGoal
@@ -47,6 +49,7 @@ _ALSO = {
     "request": ("order", "new request"),
     "schedule": ("book", "new appointment"),
     "arrange": ("book", "new appointment"),
+    "place": ("reserve", "request"),
     "enroll": ("enrol", "register", "sign up", "join"),
     "drop": ("unenrol", "unenroll", "withdraw", "leave", "remove"),
 }
@@ -79,6 +82,12 @@ _ASKS = re.compile(
 _YES = re.compile(r"^\s*(?:yes|confirm|ok|proceed|continue)\b", re.I)
 _NO = re.compile(r"^\s*(?:no|back|keep|go\s+back|return|never\s*mind|don'?t)\b", re.I)
 _STOP = frozenset("my the a an our your of on for in at to with and this that".split())
+#: A day said in words with the words around it ('on the 10th of december'), left out of the row's other words.
+_DAY_WORDS = re.compile(
+    rf"\b(?:on\s+)?(?:the\s+)?{WEEKDAY_BEFORE}(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH_NAME}"
+    rf"|{MONTH_NAME}\s+\d{{1,2}}(?:st|nd|rd|th)?)(?:,?\s+\d{{4}})?",
+    re.I,
+)
 
 
 #: The operations done by an item's own control on its row (an update's verb names its save button instead).
@@ -110,14 +119,26 @@ def _box(el: Element) -> tuple[float, float, float, float]:
     return float(box[0]), float(box[1]), float(box[2]), float(box[3])
 
 
-def _controls(observation: Observation, verb: str, tried: set[str] = frozenset()) -> list[Element]:
+#: Words of undoing: a control saying one ('Cancel hold') never does a verb that says none ('put a hold on').
+_UNDOING = (
+    "cancel", "remove", "delete", "withdraw", "decline", "reject", "revoke", "drop", "leave", "unsubscribe",
+    "suspend", "pause", "freeze", "release",
+)  # fmt: skip
+
+
+def says_verb(text: str, verb: str) -> bool:
+    """A control's words do ``verb`` (its other words too), and undo nothing the verb does not."""
     words = verb_words(verb)
+    return _has(text, words) and not _has(text, tuple(w for w in _UNDOING if w not in words))
+
+
+def _controls(observation: Observation, verb: str, tried: set[str] = frozenset()) -> list[Element]:
     return [
         e
         for e in observation.get("elements") or []
         if (kinds.is_button(e) or kinds.is_link(e))
         and 0 < len(visible_text(e)) <= 40
-        and _has(visible_text(e), words)
+        and says_verb(visible_text(e), verb)
         and visible_text(e) not in tried
     ]
 
@@ -187,7 +208,7 @@ def row_anchor(goal: RecordGoal, control: Element, observation: Observation) -> 
 
 def _describing(goal: RecordGoal) -> tuple[list[str], list[str]]:
     """(names that must all be said, other describing words) of the item."""
-    about = goal.about or goal.title
+    about = re.sub(r"['’]s\b", "", goal.about or goal.title)  # ("Clover's appointment": Clover)
     capitals = " ".join(re.findall(r"\b[A-Z][\w'-]*", about)) if about != about.lower() else ""
     names = [n for n in tokens(capitals) if n not in _STOP]
     words = [w for w in tokens(about) if w not in _STOP]
@@ -195,6 +216,13 @@ def _describing(goal: RecordGoal) -> tuple[list[str], list[str]]:
 
 
 def _score(goal: RecordGoal, text: str) -> float:
+    about = goal.about or goal.title
+    days = days_said(about)
+    if days:  # 'her appointment on the 10th of december': the row of that day; its other words as usual
+        if not same_day(days[0], text):
+            return 0.0
+        rest = replace(goal, about=_DAY_WORDS.sub(" ", about), title="")
+        return _score(rest, text) if _describing(rest) != ([], []) else 1.0
     names, words = _describing(goal)
     said = set(tokens(text))
     if not said or any(n not in said for n in names):
