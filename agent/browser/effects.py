@@ -80,6 +80,7 @@ async def read_quote(
     main_only: bool = False,
     latest: list[str] | None = None,
     holiday: dict[str, Any] | None = None,
+    soonest: list[str] | None = None,
 ) -> dict[str, Any] | None:
     """Where ``quote`` is on the live page: each occurrence with its block and whether that block (or the label
     of its list) names at least ``need`` of the ``subject`` words, ``must`` among them; plus the page's title, h1 and HTTP status, and
@@ -87,7 +88,9 @@ async def read_quote(
     ``main_only`` an occurrence outside the page's main content (aside, nav, header, footer) never answers. With
     ``latest`` (what a question asking for the latest asks: ['weight'] for 'her last weigh-in'), the latest row of
     the one dated table with a column of that name answers, under a heading naming the subject. ``holiday`` ({"name", "days": ISO dates}): a row
-    whose dates take in one of the days names the holiday ('Easter' for a hire over 28 March 2027)."""
+    whose dates take in one of the days names the holiday ('Easter' for a hire over 28 March 2027). With
+    ``soonest`` ('my next invoice': the words beside the thing, ['unit', 'rent'] of 'my next unit rent invoice'),
+    the row of the soonest day from today in the one dated table answers, of the rows naming those words."""
     arg = {
         "op": "quote",
         "quote": quote,
@@ -98,6 +101,7 @@ async def read_quote(
         "main_only": main_only,
         "latest": latest or [],
         "holiday": holiday,
+        "soonest": soonest,
     }
     readings = []
     for frame in _frames(session):

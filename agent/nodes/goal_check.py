@@ -26,7 +26,13 @@ from agent.planning.verify import (
     judge,
     quote_candidates,
 )
-from agent.planning.verify.answers import holiday_said, latest_asked, site_words
+from agent.planning.verify.answers import (
+    holiday_said,
+    latest_asked,
+    site_words,
+    soonest_asked,
+    soonest_words,
+)
 from agent.planning.verify.parts import without_site
 from agent.records import elapsed_seconds
 from agent.stages import promote, stage_index
@@ -280,8 +286,18 @@ async def page_readings(
             lists = part.get("answer_kind") == "count"
             latest = latest_asked(str(part.get("question") or ""))
             holiday = _holiday_arg(str(part.get("question") or ""))
+            question = str(part.get("question") or "")
+            soonest = soonest_words(question) if soonest_asked(question) else None
             reading = await read_quote(
-                session, quote, subject, need or None, lists=lists, must=must, latest=latest, holiday=holiday
+                session,
+                quote,
+                subject,
+                need or None,
+                lists=lists,
+                must=must,
+                latest=latest,
+                holiday=holiday,
+                soonest=soonest,
             )
             if relaxed_subject and not _answers(reading):
                 # 'at Kestrel Valley College' on the college's own site: its main content need not say it again
@@ -296,6 +312,7 @@ async def page_readings(
                     main_only=True,
                     latest=latest,
                     holiday=holiday,
+                    soonest=soonest,
                 )
                 reading = relaxed if _answers(relaxed) else reading
             readings[quote] = reading

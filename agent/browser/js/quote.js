@@ -271,7 +271,7 @@ async (arg) => {
     const page = low(document.title + " " + [...document.querySelectorAll("h1")].map((h) => h.innerText).join(" "));
     const row = low(foreign.text + " " + column);
     const together = holds(page + " " + row) && words.some((w) => named(row, w) && !named(page, w));
-    return (together || (holds(page) && (onlySummary(foreign.el) || latestRow(foreign.el, start)))) &&
+    return (together || (holds(page) && (onlySummary(foreign.el) || latestRow(foreign.el, start) || soonestRow(foreign.el)))) &&
       !rival(foreign.el, true);
   };
   // The tables of the page's own content; of them, the one a summary row or the latest row is read in must be
@@ -302,6 +302,32 @@ async (arg) => {
     const days = datedRows(table);
     const mine = days.find(([r]) => r === tr);
     return !!mine && days.every(([r, t]) => r === tr || t < mine[1]);
+  };
+  // arg.soonest ('my next invoice': the words beside the thing, which may tell rows apart): the row of the soonest
+  // day from today on, in the one content table with a column of days still to come, answers (of the rows naming
+  // those words when only some do; a day shared by two rows leaves which one unsaid)
+  const today = new Date().setHours(0, 0, 0, 0);
+  const dayColumn = (table) => {
+    const rows = [...table.rows].filter((r) => !headerRow(r));
+    const width = rows.length >= 2 ? Math.min(...rows.map((r) => r.cells.length)) : 0;
+    for (let c = 0; c < width; c++) {
+      const days = rows.map((r) => dayOf(r.cells[c].innerText));
+      if (days.every((t) => t !== null) && days.some((t) => t >= today)) return c;
+    }
+    return -1;
+  };
+  const soonestRow = (tr) => {
+    const table = Array.isArray(arg.soonest) && tr.tagName === "TR" && tr.closest("table");
+    const dated = table ? contentTables().filter((t) => dayColumn(t) >= 0) : [];
+    if (dated.length !== 1 || dated[0] !== table) return false;
+    const col = dayColumn(table);
+    const rows = [...table.rows].filter((r) => !headerRow(r));
+    const naming = rows.filter((r) => arg.soonest.some((w) => named(low(r.innerText), low(w))));
+    const coming = (naming.length && naming.length < rows.length ? naming : rows)
+      .map((r) => [r, dayOf(r.cells[col].innerText)]).filter(([, t]) => t >= today);
+    const soonest = Math.min(...coming.map(([, t]) => t));
+    const first = coming.filter(([, t]) => t === soonest);
+    return first.length === 1 && first[0][0] === tr;
   };
   // A price box beside the box holding the page's heading (the item's details in one column, its prices in
   // the other) is the page's own content, not a rival item: when it is headed by a price word, holds no list
@@ -402,6 +428,14 @@ async (arg) => {
     return { ok: false, block: foreign ? foreign.block : "page", block_text: foreign ? foreign.text : "",
              why: "nothing around it names the subject" };
   };
+  // 'my next invoice' is answered in a dated table only by its soonest row from today (with two dated tables, by none)
+  const judgeDay = (el) => {
+    const verdict = judge(el);
+    const tr = Array.isArray(arg.soonest) && verdict.ok && el.closest("tr");
+    const table = tr && !headerRow(tr) && tr.closest("table");
+    if (!table || dayColumn(table) < 0 || soonestRow(tr)) return verdict;
+    return { ...verdict, ok: false, why: "it sits in a row of another day than the next one" };
+  };
   const SIDE = "aside,nav,footer,header,dialog,[role=complementary],[role=navigation],[role=contentinfo],[role=banner],[role=dialog]";
   const found = [];
   if (q) {
@@ -415,7 +449,7 @@ async (arg) => {
       if (!visible(el) || !hasQ(el.innerText)) continue;
       const side = arg.main_only && el.closest(SIDE);  // the site's own name left out: only its own content speaks
       found.push({ element: describe(el), text: norm(el.innerText).slice(0, 200), label: norm(labelOf(el)).slice(0, 200),
-                   ...(side ? { ok: false, block: describe(side), why: "it sits outside the page's main content" } : judge(el)), ...columnOf(el) });
+                   ...(side ? { ok: false, block: describe(side), why: "it sits outside the page's main content" } : judgeDay(el)), ...columnOf(el) });
     }
   }
   const lists = [];

@@ -31,6 +31,29 @@ _HARD_SPLIT = re.compile(
 )
 
 
+#: Greetings before a request and thanks after it: 'Hi, could you ...', 'Hello there! ...', '... Thanks!'.
+_GREETING = re.compile(
+    r"^\s*(?:hi|hello|hey|hiya|greetings|good\s+(?:morning|afternoon|evening))(?:\s+(?:there|team|all|folks))?"
+    r"(?:\s*[,!.:;]+|\s+[\u2013\u2014-]+)\s+",
+    re.I,
+)  # (never 'Hi-Fi Corner' or 'Hi-vis vests')
+_THANKS = re.compile(
+    r"(?<=[.!?)])\s*(?:(?:many\s+|big\s+)?thanks|thank\s+you|cheers|ta|much\s+appreciated)"
+    r"(?:\s+(?:so\s+much|a\s+lot|very\s+much|in\s+advance|again))?\s*[.!]*\s*$",
+    re.I,
+)
+
+
+#: Words that dictate a text, whose own thanks are part of it ('a comment saying: Got it. Thank you!').
+_DICTATES = re.compile(r":|\b(?:saying|says|message|comment|reply|note|write|text)\b", re.I)
+
+
+def without_courtesy(text: str) -> str:
+    """The request without the greeting before it and the thanks after it, which ask for nothing."""
+    text = _GREETING.sub("", text, count=1)
+    return text.strip() if _DICTATES.search(text) else _THANKS.sub("", text).strip()
+
+
 def split_situation(text: str) -> str:
     """The request said after the situation in one sentence, made a sentence of its own ('Her teeth seem fine
     now. Please cancel ...'); never inside a request ('Add a comment saying the parcel was late - please refund

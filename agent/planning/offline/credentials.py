@@ -43,7 +43,7 @@ _SECRET = re.compile(
 _ID_LABEL = (
     r"(?P<il>(?:[a-z][\w'&-]*\s+){0,3}?(?:(?:card|account|member(?:ship)?|customer|client|login|log-in|"
     r"user(?:\s*name)?|e-?mail(?:\s+address)?)(?:\s+(?:number|no\.?|id))?|[a-z]+\s+(?:number|no\.|no\b|id|ref\.?|"
-    r"reference)|number|no\.))"
+    r"reference)|number|no\.|ref\.?|reference))"
 )
 _ID = re.compile(
     _ID_LABEL

@@ -164,15 +164,33 @@ def field_value(text: str, input_type: str, hint: str = "") -> str:
     if wired != text or WIRE_FORMATS.get((input_type or "").lower()):
         return wired
     m = _FORMAT_HINT.search(hint or "")
-    if (
-        m is None
-        or value_kind(text) != "date"
-        or re.fullmatch(r"\d{1,4}([/.-])\d{1,2}\1\d{1,4}", text.strip())
-    ):
+    fmt = m.group("s").join(_PARTS[m.group(k).lower()] for k in "abc") if m else _example_format(hint or "")
+    if not fmt or value_kind(text) != "date" or re.fullmatch(r"\d{1,4}([/.-])\d{1,2}\1\d{1,4}", text.strip()):
         return text  # (a date already written in figures is the user's own order)
     when = parse_when(text)
-    parts = [m.group(k).lower() for k in "abc"]
-    return when.strftime(m.group("s").join(_PARTS[p] for p in parts)) if when else text
+    return when.strftime(fmt) if when else text
+
+
+#: A date written in figures as an example of the format ('For example 2026-11-27', 'e.g. 27/11/2026').
+_EXAMPLE = re.compile(
+    r"\b(?:(?P<y>\d{4})(?P<s>[/.-])(?P<m>\d{2})(?P=s)(?P<d>\d{2})|(?P<a>\d{1,2})(?P<t>[/.-])(?P<b>\d{1,2})(?P=t)(?P<c>\d{4}))\b"
+)
+
+
+def _example_format(hint: str) -> str:
+    """The strftime format of a date a hint gives as an example, when it reads one way only ('27/11/2026' is
+    day first; '05/06/2026' could be either and gives none)."""
+    m = _EXAMPLE.search(hint)
+    if m is None:
+        return ""
+    if m.group("y"):
+        return m.group("s").join(("%Y", "%m", "%d"))
+    a, b = int(m.group("a")), int(m.group("b"))
+    if a > 12 >= b:
+        return m.group("t").join(("%d", "%m", "%Y"))
+    if b > 12 >= a:
+        return m.group("t").join(("%m", "%d", "%Y"))
+    return ""
 
 
 _DAY = r"(?:\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}|\d{1,2}(?:st|nd|rd|th)?\s+[A-Z][a-z]+\.?(?:\s+\d{4})?|[A-Z][a-z]+\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?)"

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from agent.planning.offline.account_rules import parse_booking_reference, parse_login, parse_signup
-from agent.planning.offline.clauses import split_clauses, split_situation
+from agent.planning.offline.clauses import split_clauses, split_situation, without_courtesy
+from agent.planning.offline.credentials import account_details
 from agent.planning.offline.form_rules import (
     parse_booking,
     parse_booking_person,
@@ -142,9 +143,21 @@ def parse_clause(clause: str, spans: tuple[str, ...]) -> list[Intent] | None:
         intents = rule(c, spans)
         if intents:
             return intents
-    if question_mark:
+    if question_mark and not _CHANGE_ASKED.match(c):
         return parse_question(clause, spans)
-    return None
+    return None  # ('could you book Leo onto the Lego club?' asks for a change, never a reading: the records')
+
+
+#: A request for a change said as a question ('could you book X onto Y?', 'can you cancel my order?'): what it
+#: asks is done, not answered.
+_CHANGE_ASKED = re.compile(
+    r"^(?:book|reserve|cancel|update|change|renew|order|add|remove|delete|create|file|edit|apply|register|enrol+|"
+    r"enroll|sign\s+(?:\w+\s+)?up|subscribe|unsubscribe|submit|send|pay|buy|purchase|arrange|schedule|reschedule|"
+    r"set\s+up|report|give\s+notice|put|place|move|withdraw|raise|log|amend|correct|close)"
+    r"(?![\w-])\s+(?:(?:my|our|the|a|an|it|this|that|these|those|his|her|their|me|us|him|them)\b|(?-i:[A-Z]))"
+    r"(?!.*\b(?:what|when|where|which|who|whom|whose|why|how|if|whether)\b)",
+    re.I,
+)
 
 
 _SEND = Submit("send")
@@ -247,10 +260,22 @@ _USE_ACCOUNT = re.compile(
 )
 
 
+#: Words in brackets: '... on my account? (ref BV-204417, password Kestrel-19)'.
+_ASIDE = re.compile(r"\s*\((?P<in>[^()]{3,})\)")
+
+
+def _aside(m: re.Match[str], spans: tuple[str, ...]) -> str:
+    """Account details in brackets are no part of the value before them ('update my mobile to 07700 900 562 (ref
+    X, password Y)' types no password into the mobile's field): they are the log-in said first."""
+    before = m.string[: m.start()].split()[-1:] or [""]
+    after_value = re.search(r"[.?!]$|\d|@", before[0])  # ('Log into Brightwell (...)' names the site too)
+    return "" if after_value and account_details(m.group("in"), spans) else m.group(0)
+
+
 @lru_cache(maxsize=1024)
 def parse_goal(goal: str) -> ParsedGoal:
     """Parse a goal (or a plan step) into intents. Never raises; unknown clauses are reported, not guessed."""
-    text = (goal or "").strip()
+    text = without_courtesy((goal or "").strip())
     if not text:
         return ParsedGoal(goal="", intents=(), unknown=("(empty goal)",))
     masked, spans = mask_quotes(text)
@@ -263,6 +288,11 @@ def parse_goal(goal: str) -> ParsedGoal:
         return ParsedGoal(goal=text, intents=tuple(answer))
     masked = _MEANS.sub("", masked)
     masked = _USE_ACCOUNT.sub(lambda m: f"Log in as {m.group('creds').strip()}. ", masked)
+    asides = [m.group("in") for m in _ASIDE.finditer(masked) if not _aside(m, spans)]
+    masked = _ASIDE.sub(lambda m: _aside(m, spans), masked)
+    masked = (
+        "".join(f"Log in as {a}. " for a in asides) + masked
+    )  # (the account first, then what to do in it)
     scope = ""
     clauses = split_clauses(split_situation(masked), spans)
     for k, clause in enumerate(clauses):

@@ -44,6 +44,7 @@ from agent.planning.offline.matching import (
 from agent.planning.offline.navigator import best_link_to
 from agent.planning.offline.page import (
     directional_distance,
+    field_hint,
     is_button,
     is_checkable,
     is_link,
@@ -265,7 +266,9 @@ def ground_type(intent: TypeText, g: Grounding) -> Action:
         if is_secret_field(intent.field) or (el.get("input_type") or "") == "password"
         else intent.text
     )
-    hint = f"{el.get('placeholder') or ''} {el.get('name') or ''}"  # 'DD/MM/YYYY' shown in or by the field
+    hint = (
+        f"{el.get('placeholder') or ''} {el.get('name') or ''} {field_hint(el, g.observation)}"  # DD/MM/YYYY
+    )
     args: dict[str, Any] = {"text": field_value(intent.text, el.get("input_type") or "", hint), "clear": True}
     if intent.replace:  # the browser swaps the words in what the field holds now; the rest stays
         args = {"text": intent.text, "replace": intent.replace}

@@ -30,6 +30,12 @@ from agent.types import Element, Observation
 
 _FILLER_WORDS = frozenset({"all", "shop", "view", "browse", "see", "our", "the", "every", "show"})
 _COLLECTION_KINDS = ("count", "list", "superlative")
+#: Words of a link that does something rather than shows something ('Cancel dentist appointment').
+_CHANGES = frozenset(
+    stem(w)
+    for w in "cancel pay submit delete remove book add edit update change renew report make apply order buy create "
+    "close send reschedule withdraw top amend request reserve upload transfer move".split()
+)
 
 
 def login_lead(pending: list[Intent], observation: Observation, goal: str = "") -> str | None:
@@ -152,11 +158,12 @@ def section_lead(query: Query, observation: Observation) -> str | None:
 
 
 def subject_lead(query: Query, observation: Observation, seen: Collection[str] = ()) -> str | None:
-    """A short link all of whose words the question uses ('Cart (2)' for 'what is the cart total'), to a page
-    not seen yet in this run (``seen``: URLs without fragment; this page always counts as seen)."""
+    """A short link all of whose words the question uses ('Cart (2)' for 'what is the cart total'), or one that
+    names all the subject with little else, to a page not seen yet in this run (``seen``: URLs without fragment; this page always counts as seen)."""
     words = set(subject_words(query))
     figures = {t for t in tokens(query.question) if any(ch.isdigit() for ch in t)}
     best: tuple[int, str] | None = None
+    whole: tuple[int, str] | None = None  # (words beyond the subject, step): a link naming all of it
     here = (observation.get("url") or "").split("#", 1)[0]
     for el in _short_links(observation):
         if attr(el, "href").split("#", 1)[0] in {here, *seen}:
@@ -167,6 +174,18 @@ def subject_lead(query: Query, observation: Observation, seen: Collection[str] =
         link_words = {t for t in tokens(visible_text(el)) if not t.isdigit()} - _FILLER_WORDS
         if link_words and link_words <= words and (best is None or len(link_words) > best[0]):
             best = (len(link_words), _link_step(el))
+        extra = len(link_words - words)
+        reads = not (link_words - words) & _CHANGES  # ('Pay rent balance now' acts; it leads to no reading)
+        if (
+            len(words) > 1
+            and words <= link_words
+            and extra <= 2
+            and reads
+            and (whole is None or extra < whole[0])
+        ):
+            whole = (extra, _link_step(el))
+    if whole is not None and (best is None or best[0] < len(words)):
+        return whole[1]  # ('View rent statement and balance' for the balance of rent, before 'Rent')
     return best[1] if best else None
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 from rapidfuzz import fuzz
 
@@ -64,6 +64,9 @@ _LOAD_MORE = re.compile(
     r"|^\s*older\s+(?:posts|entries|versions)\s*$",
     re.I,
 )
+
+
+_SEE_ALL = re.compile(r"^\s*(?:see|view|show|display)\s+all\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -290,7 +293,16 @@ def expand_move(query: Query, observation: Observation, history: list[HistoryIte
 
 def load_more_move(observation: Observation, history: list[HistoryItem]) -> Move | None:
     """Press the list's 'Load more' while it is there, up to a budget."""
+    seen = visited_pages(history, observation)
     for el in reading_order(observation.get("elements") or []):
+        href = (el.get("attrs") or {}).get("href", "")
+        here = observation.get("url") or ""
+        target = urljoin(here, href) if is_link(el) and href[:1] not in ("", "#") else ""
+        same = bool(target) and urlsplit(target).path == urlsplit(here).path
+        see_all = bool(_SEE_ALL.match(visible_text(el)))
+        if target and ((page_key(target) in seen and not same) or (see_all and (not same or target == here))):
+            continue  # ('See all charges' to this page or another: a lead, not more of this list; 'Load more' on
+            # this page's own address is a script's, and kept)
         if (is_button(el) or is_link(el)) and not el.get("disabled") and _LOAD_MORE.search(visible_text(el)):
             step = Click(visible_text(el)).step()
             if _tried(history, step) < MAX_LOAD_MORE:

@@ -365,3 +365,17 @@ def without_site_name(phrase: str, site: set[str]) -> str:
         if set(re.findall(r"[\w'’-]+", phrase[m.end() :].lower())) <= site and phrase[m.end() :].strip()
     ]  # ('... job in Halifax on Riverline Jobs': the last place said is the site, not 'in Halifax on ...')
     return (phrase[: tails[0].start()].strip() or phrase) if tails else phrase
+
+
+def field_hint(el: Element, observation: Mapping[str, Any]) -> str:
+    """The short line a form shows right under a field's label ('Date of travel' / 'For example 2026-11-27'):
+    the format the field asks for, which its placeholder does not always carry."""
+    label = norm(str(el.get("name") or ""))
+    if not label:
+        return ""
+    lines = [ln.strip() for ln in str(observation.get("page_text") or "").split("\n") if ln.strip()]
+    for k, line in enumerate(lines[:-1]):
+        if norm(line) == label:
+            after = lines[k + 1]
+            return after if len(after) <= 60 else ""
+    return ""

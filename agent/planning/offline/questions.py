@@ -228,9 +228,27 @@ _INDIRECT = re.compile(
 
 #: What the user still has to pay, however said: 'how much I owe', "how much I've still got to pay on X".
 _OWED = re.compile(
-    r"^(?:exactly\s+|precisely\s+)?how\s+much\s+(?:do\s+|have\s+|did\s+)?(?:i|we)(?:['’]ve)?\s+(?:still\s+)?"
+    r"^(?:exactly\s+|precisely\s+)?how\s+much\s+(?P<what>(?:(?!(?:do|have|did|i|we|more|in|total|exactly|altogether|"
+    r"overall|still|now|currently)\b)[a-z]+\s+){1,2}?)?(?:do\s+|have\s+|did\s+)?(?:i|we)(?:['’]ve)?\s+"
+    r"(?:(?:still|currently|now|actually)\s+)*"
     r"(?:owe|(?<=still\s)(?:got|have|need)\s+to\s+pay|got\s+left\s+to\s+pay|(?:got\s+|have\s+)?left\s+to\s+pay)"
-    r"(?:\s+(?:on|for)\s+(?P<x>.+?))?\s*[?.!]*$",
+    r"(?:\s+(?:to\s+)?(?P<whom>the\s+[a-z]+|(?-i:[A-Z])[\w&'.-]*(?:\s+(?-i:[A-Z])[\w&'.-]*){0,4}))?"
+    r"(?:\s+(?P<x>(?:on|for)\s+.+?))?\s*[?.!]*$",
+    re.I,
+)
+#: Words that make a name a business's, not a person's ('Brookvale Homes', 'Acme Ltd').
+_BUSINESS_WORDS = frozenset(
+    "homes housing council bank ltd limited plc inc llc energy water gas electric library libraries buses bus "
+    "services group association trust nurseries nursery storage school college university hospital surgery "
+    "practice clinic club centre center company co store stores shop insurance finance credit union telecom "
+    "mobile broadband rail railway airlines airways hotel hotels hire rentals lettings estates agency authority "
+    "department office".split()
+)
+#: A price asked of the future: 'how much is my next invoice going to be', 'how much will the bill be' (never of
+#: 'it', which the situation says, nor of a thing's part: 'the Saturday hire of the main hall').
+_WILL_BE = re.compile(
+    r"^how\s+much\s+(?:(?:is|are)\s+(?P<x>(?!(?:it|that|this|they|these|those)\b)[^?]+?)\s+going\s+to|"
+    r"will\s+(?P<y>(?!(?:it|that|this|they|these|those)\b)[^?]+?))\s+(?:be|cost)\s*[?.!]*$",
     re.I,
 )
 #: Where an account question says to look, which names no part of the answer: 'from my Clearway pupil account'.
@@ -246,8 +264,20 @@ def _direct(question: str) -> str:
     stripped = _REQUEST.sub("", question.strip())
     core = _FROM_ACCOUNT.sub("", stripped)
     owed = _OWED.match(core)
-    if owed:
-        return f"what is the balance of {owed.group('x')}" if owed.group("x") else "what is the balance"
+    if owed:  # ('how much rent do I owe for March': the balance of rent for March; whom is kept when named)
+        what = re.sub(r"^(?:money|cash)$", "", (owed.group("what") or "").strip(), flags=re.I)
+        whom = owed.group("whom") or ""
+        person = (
+            whom and not whom.lower().startswith("the ") and not set(whom.lower().split()) & _BUSINESS_WORDS
+        )
+        whom = f"to {whom}" if person else ""  # ('to Tom Baker' is kept; a business owed is the site asked)
+        x = owed.group("x") or ""
+        x = re.sub(r"^(?:on|for)\s+", "", x, flags=re.I) if not what else x
+        of = " ".join(p for p in (what, x, whom) if p)
+        return f"what is the balance of {of}" if of else "what is the balance"
+    future = _WILL_BE.match(core)
+    if future and " of " not in (future.group("x") or future.group("y")):
+        return f"how much is {future.group('x') or future.group('y')}"
     m = _INDIRECT.match(core)
     if m:
         return f"{m.group('wh')} {m.group('v')} {m.group('np')}"

@@ -48,7 +48,7 @@ def pointing_at(question: str, subject: str) -> str:
 CONTEXT = re.compile(
     r"^(?:i['’]?m|i\s+am|i['’]?ve|i\s+have|i['’]?d\s+like|i\s+would\s+like|i\s+want|i\s+need|i['’]?ll|i\s+will|"
     r"i\s+plan|we['’]?re|we\s+are|we['’]?ve|we\s+have|we['’]?d\s+like|we\s+would\s+like|we\s+want|we\s+need|"
-    r"we['’]?ll|we\s+will|we\s+plan|it['’]?s|it\s+is|this\s+is|(?:s?he|they)(?:['’]s|['’]re|\s+is|\s+are)|"
+    r"we['’]?ll|we\s+will|we\s+plan|planning\s+(?:a|an|some|my|our)|it['’]?s|it\s+is|this\s+is|(?:s?he|they)(?:['’]s|['’]re|\s+is|\s+are)|"
     r"(?:my|our)\s+[\w-]+(?:['’]s)?(?:\s+[\w-]+){0,4}?\s+(?:is|are|has|have|was|were|wants?|needs?|uses?|likes?|in|"
     r"says?|said|told|thinks?|reckons?)|"
     r"(?:my|our)\s+[\w-]+['’]s|"

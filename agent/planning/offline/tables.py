@@ -161,7 +161,22 @@ def table_answer(query: Query, observation: Observation) -> Answer | None:
 
 
 _COMING = re.compile(r"\b(?:upcoming|next|future|scheduled|coming)\b", re.I)
-_NEXT = re.compile(r"\b(?:next|upcoming|soonest|earliest)\s+(?P<n>[a-z]+)", re.I)
+_NEXT = re.compile(
+    r"\b(?:my|our|the|his|her|their|your|its)\s+(?-i:next|upcoming|soonest|earliest)\s+(?P<n>[a-z]+(?:\s+[a-z]+){0,3})",
+    re.I,
+)  # (not 'the Next Generation console')
+
+
+def soonest_words(question: str) -> list[str]:
+    """The words beside the thing a question asks the next one of, which may tell its rows apart ('unit rent' of
+    'my next unit rent invoice'); [] when it asks no next one."""
+    m = _NEXT.search(question)
+    return [w for w in tokens(m.group("n"))[:-1] if w not in GOAL_STOPWORDS] if m else []
+
+
+def soonest_asked(question: str) -> bool:
+    """The question asks for the next of dated rows: 'my next invoice', 'the upcoming appointment'."""
+    return _NEXT.search(question) is not None
 
 
 def _next_row_key(
@@ -172,19 +187,49 @@ def _next_row_key(
     m = _NEXT.search(question)
     if not m:
         return None
-    noun = m.group("n").lower()
-    heads = [
-        (not _COMING.search(visible_text(e)), rect(e)[1]) for e in observation.get("elements") or []
-        if (e.get("tag") or "").lower() in ("h1", "h2", "h3", "h4", "caption") and rect(e) is not None
-        and any(token_match(noun, t) >= 0.8 for t in tokens(visible_text(e)))
-    ]  # fmt: skip
+    heads: list[tuple[bool, float]] = []
+    for noun in reversed(m.group("n").lower().split()):  # ('my next Stowaway storage invoice': the invoice)
+        heads = [
+            (not _COMING.search(visible_text(e)), rect(e)[1]) for e in observation.get("elements") or []
+            if (e.get("tag") or "").lower() in ("h1", "h2", "h3", "h4", "caption") and rect(e) is not None
+            and any(token_match(noun, t) >= 0.8 for t in tokens(visible_text(e)))
+        ]  # fmt: skip
+        if heads:
+            break
     for _, top in sorted(heads):  # 'Upcoming appointments' before 'Past appointments'
         below = [h.y for h in headers if h.y > top]
         start = min(below) if below else top
         row = [c for c in cells if c.y > start]
         if row:
+            coming = _soonest_row(row, headers, soonest_words(question))
+            if coming is not None:
+                return coming
             first = min(c.y for c in row)
             return min((c for c in row if abs(c.y - first) <= _ROW_SLACK), key=lambda c: c.x)
+    return None
+
+
+def _soonest_row(cells: list[Cell], headers: list[Cell], words: list[str] | None = None) -> Cell | None:
+    """In a table with a column of days, one of them still to come, the row of the soonest day from today on (a
+    table of invoices newest first, or of appointments oldest first), keyed by its first cell; of the rows that
+    say the question's other ``words`` when only some do ('rent' of 'my next unit rent invoice'). None without
+    such a column."""
+    today = datetime.now().replace(hour=0, minute=0, second=0, microsecond=0)
+    lines = {round(c.y): " ".join(d.text for d in cells if abs(d.y - c.y) <= _ROW_SLACK) for c in cells}
+    naming = {
+        y for y, text in lines.items() if any(token_match(w, t) >= 0.8 for w in words for t in tokens(text))
+    }
+    keep = naming if naming and len(naming) < len(lines) else set(lines)
+    for header in headers:
+        below = [c for c in cells if _column_of(c, headers) is header]
+        dated = [(when, c) for c in below if (when := _day(c.text))]
+        if len(dated) < 2 or len(dated) != len(below):
+            continue
+        coming = [(when, c) for when, c in dated if when.replace(tzinfo=None) >= today and round(c.y) in keep]
+        if not coming:
+            continue  # (an 'Issued' column all past; the 'Due' one beside it)
+        day_cell = min(coming, key=lambda d: d[0].replace(tzinfo=None))[1]
+        return min((c for c in cells if abs(c.y - day_cell.y) <= _ROW_SLACK), key=lambda c: c.x)
     return None
 
 

@@ -16,7 +16,7 @@ from agent.planning.offline.dates import holiday_said
 from agent.planning.offline.page import ELEMENT_KINDS, site_words
 from agent.planning.offline.reading import no_identifier
 from agent.planning.offline.segments import classes_in, nearest_class
-from agent.planning.offline.tables import latest_asked
+from agent.planning.offline.tables import latest_asked, soonest_asked, soonest_words
 from agent.planning.offline.text import norm, stem
 from agent.planning.offline.urls import results_listing
 from agent.planning.offline.values import VALUE_RX, WHEN_ANSWER, names_someone
@@ -488,5 +488,7 @@ def answer_evidence(
 __all__ = [
     "holiday_said",
     "latest_asked",
+    "soonest_asked",
+    "soonest_words",
     "site_words",
 ]  # the judge reads the site's name and 'the latest' as the planner does

@@ -38,6 +38,7 @@ from agent.planning.offline.intents import (
 from agent.planning.offline.items import qualifiers
 from agent.planning.offline.questions import analyze
 from agent.planning.offline.records.plan import leading_intents, record_goal_of
+from agent.planning.offline.tables import asks_latest, soonest_asked
 from agent.planning.offline.text import NOT_A_NAME, TIME_IDIOM, proper_names
 from agent.planning.verify.changes import change_part
 
@@ -95,6 +96,10 @@ _PERIOD = re.compile(
 )
 
 
+#: Words that pick a row of dated ones, which no block needs to say ('my next invoice', 'the latest reading').
+_PICKED_BY_DAY = re.compile(r"\b(?:next|upcoming|soonest|earliest|latest|last|most\s+recent)\b", re.I)
+
+
 def _subject(text: str) -> list[str]:
     """The words a block must name: the phrase's keywords without question and filler words ('about',
     "what's") or a possessive's 's, which no block about the subject needs to say."""
@@ -137,7 +142,12 @@ def answer_part(question: str) -> GoalPart:
     need = 0
     if query.kind == "attribute":
         if query.entity:
-            subject = _subject(_PERIOD.sub(" ", query.entity)) or _subject(query.entity)
+            entity = _PERIOD.sub(" ", query.entity)
+            if soonest_asked(question) or asks_latest(
+                question
+            ):  # ('my next invoice': the row is picked by its day)
+                entity = _PICKED_BY_DAY.sub(" ", entity)
+            subject = _subject(entity) or _subject(query.entity)
             # 'the Eastside branch': its name must be named, the kind of thing it is may be called otherwise
             must = [w for w in _subject(" ".join(proper_names(query.entity))) if w in subject]
             need = _need("attribute", subject, must)

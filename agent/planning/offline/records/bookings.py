@@ -10,9 +10,12 @@ option the goal names in passing ('bed and breakfast') is chosen there too, neve
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from urllib.parse import urljoin
 
 from agent.planning.base import HistoryItem
 from agent.planning.offline.account_rules import is_login_clause
+from agent.planning.offline.clauses import split_situation
 from agent.planning.offline.dates import MONTH_WORD, TIME_OF_DAY, WEEKDAY_BEFORE
 from agent.planning.offline.intents import Click, Search
 from agent.planning.offline.page import is_button, is_link, visible_text
@@ -20,7 +23,7 @@ from agent.planning.offline.records.forms import field_label, record_link, searc
 from agent.planning.offline.records.goal import RecordGoal
 from agent.planning.offline.records.progress import clicked_targets, searched_queries
 from agent.planning.offline.records.row_actions import row_anchor, row_control, says_verb, verb_words
-from agent.planning.offline.text import SENTENCE_BREAK, mask_quotes, norm, proper_names, unmask
+from agent.planning.offline.text import SENTENCE_BREAK, mask_quotes, norm, proper_names, stem, unmask
 from agent.types import Element, Observation
 
 I = re.IGNORECASE  # noqa: E741 - short alias keeps the patterns readable
@@ -37,11 +40,17 @@ BOOKING_VERBS = {
     "schedule": "appointment",
     "arrange": "appointment",
     "place": "hold",
+    "enrol": "booking",
+    "enroll": "booking",
+    "sign": "booking",
+    "report": "report",
+    "give notice": "notice",
 }
 _VERB = re.compile(
     r"^\s*(?:please\s+|can\s+you\s+|could\s+you\s+|(?:i|we)['’]?d\s+like\s+to\s+|(?:i|we)\s+would\s+like\s+to\s+|"
     r"(?:i|we)\s+want\s+to\s+|(?:i|we)\s+need\s+to\s+)?"
-    r"(?P<v>book|reserve|hire|rent|order|apply|request|schedule|arrange|(?:put|place)\s+a\s+hold\s+on)\b(?:\s+for\b)?"
+    r"(?P<v>book|reserve|hire|rent|order|apply|request|schedule|arrange|(?:put|place)\s+a\s+hold\s+on|enrol+|"
+    r"sign(?=\s+(?:\w+\s+){1,2}up\b)|report(?=\s+(?:it|this|that|them)\b)|give\s+notice(?=\s+(?:on|for)\b))\b(?:\s+(?:for|on)\b)?"
     r"\s*(?P<rest>.*)$",
     I,
 )
@@ -159,16 +168,19 @@ def _dates(text: str) -> tuple[list[tuple[str, str]], str]:
 
 #: A party's size said without its noun: 'a table for 4', 'a party of six'.
 _PARTY = re.compile(
-    r"\b(?:table|party|group)\s+(?:for|of)\s+(?P<n>\d{1,2}|"
+    r"\b(?:(?:table|party|group)\s+(?:for|of)\s+(?P<n>\d{1,2}|"
     + "|".join(_NUMBERS)
-    + r")\b(?!\s*(?:[:.]\d|am|pm))",
+    + r")\b(?!\s*(?:[:.]\d|am|pm))|the\s+(?P<us>"
+    + "|".join(_NUMBERS)
+    + r")\s+of\s+us\b)",  # ('book the two of us onto the workshop')
     I,
 )
 
 
 def _counts(text: str) -> list[tuple[str, str]]:
     party = _PARTY.search(text)
-    out = [("guests", f"{_NUMBERS.get(party.group('n').lower(), party.group('n'))} guests")] if party else []
+    n = (party.group("n") or party.group("us")).lower() if party else ""
+    out = [("guests", f"{_NUMBERS.get(n, n)} guests")] if party else []
     for m in _COUNT.finditer(text):
         number = _NUMBERS.get(m.group("n").lower(), m.group("n"))
         noun = m.group("noun").lower()
@@ -178,6 +190,20 @@ def _counts(text: str) -> list[tuple[str, str]]:
 
 #: 'Book Bramble in for his annual booster': who is booked in, and for what.
 _BOOKED_IN = re.compile(r"^(?P<who>(?:\w[\w'’-]*)(?:\s+\w[\w'’-]*){0,2}?)\s+in\s+for\s+(?P<what>.+)$", I)
+#: 'book Leo onto the Lego club', 'sign Leo up for it', 'enrol Leo on the course': the one named is a choice on
+#: the form the booking is known by, as a day or a phone number is.
+_NAMED_WHO = re.compile(r"^(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+)?$")
+_BOOKED_ONTO = re.compile(
+    r"^(?P<who>(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+)?|(?i:the\s+[a-z]+\s+of\s+us|both\s+of\s+us|us|me))\s+"
+    r"(?P<to>up\s+(?:for|to|on|onto)|onto|on\s+to|on|into)\s+"
+    r"(?P<what>(?!the\s+\d)(?:(?:the|a|an|this|that|next)\b|(?-i:[A-Z])).+)$"
+)
+#: 'report it as a repair on my account', 'report it to Corran Valley Buses lost property for me': what is made.
+_REPORTED = re.compile(
+    r"^(?:it|this|that|them)\s+(?:as\s+(?:a|an)\s+(?P<as>[^,.;:]+?)|to\s+(?:the\s+)?(?P<to>[^,.;:]+?))"
+    r"(?:\s+(?:on|in|through|via|for)\s+(?:my|our|me|us|the)\b.*|\s+[-–—]\s.*|[,;:].*)?$",
+    I,
+)
 #: Where the thing booked is collected: "I'll collect it from Ferrybridge library", 'pick them up at Eastside'.
 _COLLECT = re.compile(
     r"\b(?:collect|pick\s+up)\s+(?:it\s+|them\s+)?(?:up\s+)?(?:from|at)\s+(?:the\s+)?"
@@ -204,6 +230,7 @@ _STATED = re.compile(
 def read_booking(goal: str) -> RecordGoal | None:
     """The goal as a booking made through a form, or None when it asks for none."""
     masked, spans = mask_quotes((goal or "").strip())
+    masked = split_situation(masked)  # "We're moving house, so please give notice ...": two sentences
     sentences = [
         part.strip()
         for s in _SENTENCES.split(masked)
@@ -221,6 +248,14 @@ def read_booking(goal: str) -> RecordGoal | None:
     details = " . ".join(s for n, s in enumerate(sentences) if n == head or not is_login_clause(s))
     settings: list[tuple[str, str]] = []
     text = ""
+    if (
+        verb == "report"
+    ):  # 'The handle ... has snapped off. Please report it as a repair': what happened is told
+        text = unmask(
+            " ".join(s.rstrip(" .") + "." for s in sentences[:head] if not is_login_clause(s)), spans
+        )
+        if not text:
+            return None  # ('report it' pointing at nothing told)
     note = _NOTE.search(details)
     if note:
         text = unmask(note.group("t") or note.group("q"), spans).strip().strip('"')
@@ -254,7 +289,18 @@ def read_booking(goal: str) -> RecordGoal | None:
     rest = verb_match.group("rest")  # type: ignore[union-attr]
     # 'book Bramble in for his annual booster': the booster is booked; Bramble, a choice the form offers, is chosen
     # there as any radio the goal names (and never needed on the page that confirms it)
-    booked_in = _BOOKED_IN.match(rest)
+    rest = rest.rstrip(" .?!")  # ('... onto the Lego club?')
+    reported = _REPORTED.match(rest) if verb == "report" else None
+    if verb == "report" and reported is None:
+        return None  # ('report it as resolved': a state of what was reported, no new report)
+    rest = (reported.group("as") or reported.group("to")) if reported else rest
+    onto = _BOOKED_ONTO.match(rest) if verb in ("book", "enrol", "enroll", "sign") else None
+    if onto and (_DATE.match(onto.group("what")) or (onto.group("to") == "on" and verb == "book")):
+        onto = None  # ('Book Conference Room on the second floor': a room where, not someone booked onto it)
+    named = onto.group("who") if onto and _NAMED_WHO.match(onto.group("who")) else ""
+    if verb in ("enrol", "enroll", "sign") and not named:
+        return None  # ('enrol me on the workshop': the course's own control, see records.row_actions)
+    booked_in = onto or _BOOKED_IN.match(rest)
     rest = booked_in.group("what") if booked_in else rest
     item = re.split(
         r"\s+(?:for|on|from|at|with|arriving|picking|starting|using)\s+|,|:|\s+[-–—]\s+|\s+and\s+(?:i|we)\b",
@@ -263,7 +309,9 @@ def read_booking(goal: str) -> RecordGoal | None:
     )[0]
     item = re.sub(r"^(?:the|a|an|my|our|his|her|their)\s+", "", item.strip(" ."), flags=I)
     item = _MADE_BY.sub("", item)  # ("Dev Ramanathan's novel Salt and Ember": Salt and Ember)
-    if not settings and not text:
+    if verb != "report" and re.fullmatch(r"(?:it|them|this|that|these|those|one)", item.strip(), I):
+        return None  # ('... please order them': what 'them' is stays the situation's, unread here)
+    if not settings and not text and not named:
         return None  # 'book a table' alone: no detail to fill or prove it by
     wording = re.sub(r"\x00\d+\x00", " ", masked)
     return RecordGoal(
@@ -276,6 +324,7 @@ def read_booking(goal: str) -> RecordGoal | None:
         wording=wording,
         spans=spans,
         said=masked,
+        who=named,
     )
 
 
@@ -286,6 +335,26 @@ BOOKING_PAGE = re.compile(
     r"request|appointment|checkout|your\s+details|confirm)\b",
     I,
 )
+
+
+def other_form(goal: RecordGoal, control: str) -> bool:
+    """A control that makes a report ('Report an absence') is no way to a booking's form, nor a booking's
+    ('Book a visit') to a report's."""
+    if not is_booking(goal):
+        return False
+    return bool(re.search(r"\breport", control, I)) != (goal.verb == "report")
+
+
+@lru_cache(maxsize=32)
+def _page_words(noun: str) -> re.Pattern[str]:
+    return re.compile(BOOKING_PAGE.pattern[:-3] + "|" + re.escape(noun) + r")\b", I) if noun else BOOKING_PAGE
+
+
+def form_page_words(goal: RecordGoal) -> re.Pattern[str]:
+    """The words that make a page the form for this booking, with what it makes ('Give notice' for notice given,
+    'Report a repair' for a report): a report's only when the goal reports something ('Report an absence' is no
+    form for booking a club)."""
+    return _page_words(goal.noun.lower() if goal.noun in ("report", "notice") else "")
 
 
 def detailed(goal: RecordGoal) -> bool:
@@ -316,11 +385,14 @@ def booking_lead(goal: RecordGoal, observation: Observation, tried: set[str]) ->
     row = row_control(goal, observation, tried)
     if row is not None:
         return row
+    most = _link_most_said(goal, observation, tried)
+    if most is not None:  # 'Winter pruning: apple and pear trees' for '... prune our old apple trees ... the
+        return most  # winter pruning workshop', not 'Winter pruning: roses'
     named = _link_named_in(goal.about, observation, tried, verb_words(goal.verb))
     if named is not None:
         return named
     item = record_link(goal, observation, tried, floor=0.7) if goal.about else None
-    if item is not None and not BOOKING_PAGE.search(visible_text(item)):
+    if item is not None and not form_page_words(goal).search(visible_text(item)):
         return item
     controls = [
         e
@@ -330,11 +402,62 @@ def booking_lead(goal: RecordGoal, observation: Observation, tried: set[str]) ->
         and field_label(e) not in tried
         and visible_text(e) not in tried
         and says_verb(visible_text(e), goal.verb)
+        and _names_no_other_item(visible_text(e), goal)
     ]
     return controls[0] if controls else None
 
 
+def _names_no_other_item(control: str, goal: RecordGoal) -> bool:
+    """'Book now', 'Order', 'Apply online' lead to any booking; 'Pre-order your Christmas tree' only to one of
+    that item: its words beyond the verb must share one with the thing booked."""
+    words = {stem(w) for w in norm(control).split() if w not in _STOP and len(w) > 2}
+    rest = words - {stem(w) for w in verb_words(goal.verb)} - _GENERIC_CONTROL - _BOOKED_NOUNS
+    item = {stem(w) for w in norm(goal.about).split()}
+    return not rest or bool(rest & item)
+
+
+#: What a booking control calls what it makes ('Place a hold', 'Request an appointment'), no item of its own.
+_BOOKED_NOUNS = frozenset(stem(w) for n in BOOKING_VERBS.values() for w in n.split())
+#: Words a booking control says beside its verb that name no item ('Book now', 'Apply online', 'Order yours').
+_GENERIC_CONTROL = frozenset(
+    stem(w) for w in "now here online today yours your this place places book booking form start pre".split()
+)
+
+
 _STOP = frozenset("a an the my our your of for to on in at with and new".split())
+
+
+#: What the goal says it does not want: 'the book, not the TV series', 'rather than the large print'.
+_NOT_THIS = re.compile(
+    r"\b(?:not|rather\s+than|instead\s+of|except|never)\s+(?:the\s+|a\s+|an\s+|any\s+)?(?P<x>[^,.;:()\u2013\u2014-]+)",
+    I,
+)
+
+
+def _link_most_said(goal: RecordGoal, observation: Observation, tried: set[str]) -> Element | None:
+    """The link in the page's own content that shares clearly the most words with all the goal says (at least
+    three, two more than any other link to another page) and a word with the thing booked."""
+    wording = unmask(goal.wording, goal.spans)
+    refused = {
+        stem(w) for m in _NOT_THIS.finditer(wording) for w in norm(m.group("x")).split() if w not in _STOP
+    }
+    said = {stem(w) for w in norm(_NOT_THIS.sub(" ", wording)).split() if w not in _STOP}
+    item = {stem(w) for w in norm(goal.about).split() if w not in _STOP}
+    here = (observation.get("url") or "").split("#", 1)[0]
+    scored: dict[str, tuple[int, Element]] = {}
+    for e in observation.get("elements") or []:
+        href = (e.get("attrs") or {}).get("href", "")
+        if not is_link(e) or (e.get("zone") or "main") != "main" or visible_text(e) in tried or not href:
+            continue
+        words = {stem(w) for w in norm(visible_text(e)).split() if w not in _STOP}
+        named = len(words & item) >= min(2, len(item))
+        if named and href.split("#", 1)[0] != here and not words & refused:  # (not 'the TV series')
+            shared = len(words & said)
+            scored[href] = max(scored.get(href, (0, e)), (shared, e), key=lambda t: t[0])
+    ranked = sorted(scored.values(), key=lambda t: -t[0])
+    if not ranked or ranked[0][0] < 3 or (len(ranked) > 1 and ranked[1][0] > ranked[0][0] - 2):
+        return None
+    return ranked[0][1]
 
 
 def _link_named_in(
@@ -343,13 +466,20 @@ def _link_named_in(
     """A short link every word of which the goal says of the thing asked for ('Repeat prescription' for 'a
     repeat prescription of Biscuit's tablets'; 'Apply for single person discount', the verb aside): the page for
     that kind of request."""
-    said = set(norm(about).split())
-    best: tuple[int, Element] | None = None
+    said = {stem(w) for w in norm(about).split()}  # ('Clubs' for the Thursday Lego club)
+    here = (observation.get("url") or "").split("#", 1)[0]
+    best: tuple[tuple[int, bool], Element] | None = None
     for e in observation.get("elements") or []:
-        words = [w for w in norm(visible_text(e)).split() if w not in _STOP and w not in verbs]
+        words = [stem(w) for w in norm(visible_text(e)).split() if w not in _STOP and w not in verbs]
+        href = str((e.get("attrs") or {}).get("href") or "")
         fits = (
             is_link(e) and words and len(words) <= 4 and set(words) <= said and visible_text(e) not in tried
-        )
-        if fits and (best is None or len(words) > best[0]):  # 'Repeat prescription' before 'Biscuit'
-            best = (len(words), e)
+            and not (href and urljoin(here, href).split("#", 1)[0] == here)
+        )  # fmt: skip  # (a link to this very page leads nowhere)
+        rank = (
+            len(words),
+            (e.get("zone") or "main") == "main",
+        )  # (the account's own 'Clubs' before the site's)
+        if fits and (best is None or rank > best[0]):  # 'Repeat prescription' before 'Biscuit'
+            best = (rank, e)
     return best[1] if best else None

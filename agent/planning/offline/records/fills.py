@@ -236,7 +236,37 @@ def _radios_by_meaning(goal: RecordGoal, fields: list[Element], taken: set[int])
 
 
 def _before_brackets(option: str) -> str:
-    return norm(re.split(r"[(:–—]", option)[0])
+    return norm(re.split(r"[(:–—]|\s-\s", option)[0])
+
+
+#: A field asking who the booking is for: a child, a pet, a patient (whom the goal names by first name alone).
+_WHO_FIELD = re.compile(r"\b(?:child|pupil|student|pet|patient|who|person|attendee|member|dependant)\b", re.I)
+
+
+#: A figure with its unit as the goal says it: '50 sq ft', '2 litre', '6 foot'.
+_MEASURE = re.compile(
+    r"\b(?P<n>\d+(?:\.\d+)?)\s*(?P<u>sq\s*(?:ft|m)|square\s+(?:feet|metres|meters)|[a-z]+)", re.I
+)
+
+
+def _measure_named(goal: RecordGoal, options: list[str]) -> list[str]:
+    """The one option that says a figure of the item the goal names with the same unit."""
+    said = {(m.group("n"), norm(m.group("u"))) for m in _MEASURE.finditer(goal.about)}
+    return [o for o in options if said & {(m.group("n"), norm(m.group("u"))) for m in _MEASURE.finditer(o)}]
+
+
+def _first_named(goal: RecordGoal, options: list[str]) -> list[str]:
+    """'Book Leo onto ...' in a 'Child' field of 'Leo Mensah - Robins class' and 'Maya Mensah - ...': the options
+    whose name (a title aside, either order: 'Mensah, Leo') the one booked for starts or ends with."""
+    who = norm(goal.who).split()
+    if not who:
+        return []
+    out = []
+    for option in options:
+        name = _HONORIFIC.sub("", _before_brackets(option)).replace(",", " ").split()
+        if name and (name[: len(who)] == who or name[-len(who) :] == who):
+            out.append(option)
+    return out
 
 
 def _goal_options(goal: RecordGoal, fields: list[Element], taken: set[int]) -> list[Fill]:
@@ -254,6 +284,10 @@ def _goal_options(goal: RecordGoal, fields: list[Element], taken: set[int]) -> l
         if not named:  # 'Dr Callum Ellis (Veterinary surgeon)' for 'with Dr Ellis': the title and the surname
             named = [o for o in el.get("options") or [] if _HONORIFIC.match(_before_brackets(o))
                      and len(_before_brackets(o).split()) >= 3 and f" {_title_and_surname(o)} " in words]  # fmt: skip
+        if not named:  # 'my 50 sq ft unit' of 'C-214 - 50 sq ft at Riverside' and 'A-017 - 15 sq ft at ...'
+            named = _measure_named(goal, list(el.get("options") or []))
+        if not named and _WHO_FIELD.search(field_label(el)):
+            named = _first_named(goal, list(el.get("options") or []))
         if not named and goal.about and _KIND_FIELD.search(field_label(el)):  # 'Vaccination or booster' for
             item = {
                 w for w in norm(goal.about).split() if len(w) >= 5
@@ -261,10 +295,38 @@ def _goal_options(goal: RecordGoal, fields: list[Element], taken: set[int]) -> l
             named = [
                 o for o in el.get("options") or [] if item & set(norm(o).split()) and not MONEY_RX.search(o)
             ]
+            told = _told_kind_words(goal, el, fields)  # a report's kind by what it tells: 'the window won't
+            if not named and told:  # shut' is 'Doors and windows'
+                named = [
+                    o for o in el.get("options") or [] if told & set(tokens(o)) and not MONEY_RX.search(o)
+                ]
         named = [o for o in named if norm(o) != current]
         if len(named) == 1:
             fills.append(Fill(el, named[0], "select", field_label(el)))
     return fills
+
+
+#: Where in a home something is, which says nothing of what kind of problem it is ('the kitchen light').
+_PLACES = frozenset(
+    stem(w)
+    for w in "kitchen bathroom bedroom hallway hall stairs landing lounge living room loft garden garage "
+    "toilet attic cellar porch outside inside upstairs downstairs front back".split()
+)
+
+
+def _told_kind_words(goal: RecordGoal, el: Element, fields: list[Element]) -> set[str]:
+    """The words of a report's telling that may name its kind: not a place (a room is what another field of the
+    form offers, or a place anyway: 'the kitchen light flickers' is no 'Kitchen appliances' problem)."""
+    if goal.noun != "report":
+        return set()
+    places = {
+        t
+        for f in fields
+        if f is not el and kinds.is_select(f)
+        for o in f.get("options") or []
+        for t in tokens(o)
+    }
+    return {t for t in tokens(goal.text) if len(t) >= 4 and t not in places and t not in _PLACES}
 
 
 #: A field that asks which kind of thing is booked (never an add-on offered beside it: 'Add a cover plan?').
@@ -344,6 +406,9 @@ def plan_fills(goal: RecordGoal, observation: Observation) -> tuple[list[Fill], 
         if goal.verb and goal.op == "create":
             fills += _said_radios(goal, fields, taken)
             fills += _radios_by_meaning(goal, fields, {int(f.element.get("id") or -1) for f in fills})
+    chosen = [f.value for f in fills] + [str(e.get("value") or "") for e in fields if kinds.is_select(e)]
+    if goal.who and not _first_named(goal, chosen):
+        missing.append(goal.who)  # ('Leo' in no option the form offers here: never left to its default)
     if goal.op in STATUS_WORDS:
         status = next((f for w in STATUS_WORDS[goal.op] if (f := _value_fill("status", w, fields))), None)
         if status is None:

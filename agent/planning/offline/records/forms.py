@@ -16,7 +16,7 @@ from agent.planning.offline.matching import same_time_option
 from agent.planning.offline.page import labels, reading_order, role_of, visible_text
 from agent.planning.offline.records.goal import CONTROL_WORDS, RecordGoal, kind_of
 from agent.planning.offline.semantic import blended
-from agent.planning.offline.text import norm, similarity, split_identifier
+from agent.planning.offline.text import norm, similarity, split_identifier, stem
 from agent.types import Element, Observation
 
 #: A control that saves what the form holds.
@@ -55,6 +55,7 @@ FIELD_SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("component", "area", "module", "category"),
     ("milestone", "release", "target version", "version"),
     ("tags", "keywords", "labels"),
+    ("guests", "people", "places", "number of places", "number of people", "party size", "attendees"),
 )
 SEARCH_WORDS = re.compile(r"\bsearch|\bfind\b|\bquery\b|\bfilter\b", re.I)
 
@@ -166,7 +167,10 @@ def holds(fill: Fill) -> bool:
     hint = (
         f"{el.get('placeholder') or ''} {el.get('name') or ''}"  # ... or '11/03/2027' when it says DD/MM/YYYY
     )
-    return current in (norm(fill.value), norm(field_value(fill.value, kind, hint)))
+    iso = norm(wire_value(fill.value, "date"))  # ('2026-11-29' typed as a form's example showed it)
+    return current in (norm(fill.value), norm(field_value(fill.value, kind, hint))) or (
+        bool(re.fullmatch(r"\d{4} \d{2} \d{2}", current)) and current == iso
+    )
 
 
 def save_control(
@@ -245,6 +249,26 @@ def record_link(
     scores = blended(words, texts, [similarity(words, t) for t in texts], weight=0.8)
     ranked = sorted(zip(scores, range(len(links)), strict=True), reverse=True)
     return links[ranked[0][1]] if ranked and ranked[0][0] >= floor else None
+
+
+#: A link on the page after a save to what was just made: 'View this repair', 'See your booking'.
+_MADE_NOW = re.compile(
+    r"^(?:view|see|open|show)\s+(?:this|the\s+new|your\s+new|my\s+new)\s+(?P<n>[a-z-]{3,30})$", re.I
+)
+
+
+def made_now_link(goal: RecordGoal, observation: Observation) -> Element | None:
+    """The one link in the page's own content to the record the save made, named by its kind ('View this repair'
+    for a repair reported; never 'View this club' of a booking, nor 'See your bookings'): its own page shows
+    what was kept, where a link named like the site's section ('Repairs') does not."""
+    kind = {stem(w) for w in norm(goal.noun).split()}
+    kind |= {stem(norm(goal.about).split()[-1])} if goal.verb == "report" and norm(goal.about) else set()
+    links = [
+        e for e in _elements(observation)
+        if kinds.is_link(e) and (e.get("zone") or "main") == "main"
+        and (m := _MADE_NOW.match(norm(visible_text(e)))) and stem(m.group("n")) in kind
+    ]  # fmt: skip
+    return links[0] if len(links) == 1 else None
 
 
 def on_record(goal: RecordGoal, observation: Observation) -> bool:

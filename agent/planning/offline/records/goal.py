@@ -235,6 +235,7 @@ class RecordGoal:
     ] = ()  # (old, new): a text edit of the record's body, the rest kept (records.edits)
     verb: str = ""  # act, cancel: the verb as the goal says it ('renew'), which names the item's control
     span: tuple[str, ...] = ()  # (first day, last day): 'from 14 July 2025 to 18 July 2025'
+    who: str = ""  # whom a booking is for, chosen on its form: 'Leo' of 'book Leo onto the Lego club'
     wording: str = field(default="", compare=False)  # the goal's own words, quoted values left out
     spans: tuple[str, ...] = field(default=(), compare=False)
     said: str = field(default="", compare=False)  # the goal with its quoted values masked (\x00n\x00)
@@ -246,7 +247,7 @@ class RecordGoal:
         out += [self.text] if self.text else []
         out += [v for _, v in self.settings] + list(self.loose)
         out += [self.replace[1]] if self.replace else []
-        out += list(self.span)
+        out += list(self.span) + [self.who]
         return tuple(v for v in out if v)
 
     @property

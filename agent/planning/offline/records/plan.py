@@ -28,10 +28,11 @@ from agent.planning.offline.intents import (
 )
 from agent.planning.offline.page import is_link, visible_text
 from agent.planning.offline.records.bookings import (
-    BOOKING_PAGE,
     booking_step,
     detailed,
+    form_page_words,
     is_booking,
+    other_form,
     read_booking,
 )
 from agent.planning.offline.records.delete import (
@@ -55,6 +56,7 @@ from agent.planning.offline.records.forms import (
     Fill,
     field_label,
     holds,
+    made_now_link,
     on_record,
     op_control,
     record_link,
@@ -78,7 +80,7 @@ from agent.planning.offline.records.progress import (
     reread,
     saves_sent,
 )
-from agent.planning.offline.records.proof import CONFLICT, identity, read_change
+from agent.planning.offline.records.proof import CONFLICT, booked_form_still_shown, identity, read_change
 from agent.planning.offline.records.row_actions import (
     acknowledgement,
     acted_at,
@@ -244,6 +246,7 @@ def plan_record(request: PlanRequest, goal: RecordGoal) -> PlanResult:
     if not found:
         return find_record(goal, observation, history, raw)
     control = op_control(goal, observation, clicked_targets(history))
+    control = None if control is not None and other_form(goal, visible_text(control)) else control
     if control is not None:
         return next_steps([Click(field_label(control) or visible_text(control), _role(control)).step()],
                       f"open the form that does '{goal.op}'", raw)  # fmt: skip
@@ -384,7 +387,7 @@ def _form_ready(
         return True
     where = f"{observation.get('title') or ''} {observation.get('url') or ''}"
     save = save_control(observation, [f.element for f in fills], own_save_words(goal))
-    words = BOOKING_PAGE if is_booking(goal) else CREATING
+    words = form_page_words(goal) if is_booking(goal) else CREATING
     return (
         bool(words.search(where))
         or any(words.search(t) for t in clicked_targets(history))
@@ -443,7 +446,8 @@ def _after_save(
     goal: RecordGoal, observation: Observation, history: list[HistoryItem], saves: int, raw: dict[str, Any]
 ) -> PlanResult:
     again = reread(history, own_save_words(goal))
-    blank = not observation.get("elements") and not str(observation.get("page_text") or "").strip()
+    blank = not observation.get("elements") and not str(observation.get("page_text") or "").strip() or (
+        booked_form_still_shown(goal, observation, placed_values(history)))  # fmt: skip
     waited = sum(1 for h in history if h.get("plan_step") == Wait().step())
     if blank and waited < 2:  # the page after the save was read while still loading: read it again
         return next_steps([Wait().step()], "the page after the save is still empty", raw)
@@ -485,7 +489,7 @@ def _after_save(
         return next_steps([Click(visible_text(details), "link").step()], "read the user's details again", raw)
     title = goal.title if goal.op == "create" else ""
     mine = RecordGoal(op="open", about=title or goal.about, number=goal.number)
-    link = None if again else record_link(mine, observation, set())
+    link = None if again else made_now_link(goal, observation) or record_link(mine, observation, set())
     if link is not None:
         return next_steps(
             [Click(visible_text(link), "link").step()], "read the record again on its own page", raw

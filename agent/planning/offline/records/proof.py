@@ -15,6 +15,7 @@ from agent.planning.offline.records.fields import record_fields
 from agent.planning.offline.records.forms import (
     field_label,
     form_fields,
+    is_search_field,
     names_record,
     on_record,
     save_control,
@@ -115,6 +116,11 @@ _TIMES = re.compile(
 )
 
 
+def _head(value: str) -> str:
+    """The first 80 characters of a long value, cut at a word ('... won't shut' of '... won't shut properly')."""
+    return value if len(value) <= 80 else value[:80].rsplit(" ", 1)[0]
+
+
 def _contains(line: str, value: str) -> bool:
     v = norm(value)
     return bool(v) and (f" {v} " in f" {norm(line)} " or _same_day(line, value) or _same_time(line, value))
@@ -156,6 +162,15 @@ def still_editing(goal: RecordGoal, observation: Observation) -> bool:
     return bool(held) and save_control(observation, held) is not None
 
 
+def booked_form_still_shown(goal: RecordGoal, observation: Observation, placed: tuple[str, ...]) -> bool:
+    """Right after a booking's save the page still shows its form holding every value placed, with nothing
+    refused and nothing confirmed: the reply is still on its way (read again after a moment)."""
+    if not is_booking(goal) or not placed or refusal(observation) or _confirmed(observation):
+        return False
+    held = {norm(str(e.get("value") or "")) for e in form_fields(observation)}
+    return all(norm(v) in held for v in placed)
+
+
 def _own_page_with_form(goal: RecordGoal, observation: Observation) -> bool:
     """A new record's own page that carries an edit form of its own ('#25 Printer jams' over 'Title [..] Save
     changes'): its heading names the record, and nothing calls it a preview."""
@@ -189,7 +204,13 @@ def read_change(
     ident = identity(goal)
     own = on_record(goal, observation) or bool(goal.title and names_record(goal.title, observation))
     booked = is_booking(goal)
-    if booked and not _confirmed(observation):  # a form shown again with its values is no booking made
+    if (
+        booked and goal.who
+    ):  # ('Leo Mensah: Lego Club (Thursday)': each detail on the line of the one booked for)
+        lines = [ln for ln in lines if _contains(ln, goal.who)]
+    if (
+        booked and not (reread and goal.verb == "report") and not _confirmed(observation)
+    ):  # (a report's own page)
         reading.unseen.append(f"a page confirming the {goal.noun or 'booking'}")
     if booked:  # the booking's details in the page's own content, never in a side block beside it
         side = {
@@ -217,13 +238,13 @@ def read_change(
         # other issues is no proof that this one is assigned to her)
         held = [f for f in fields if words and any(similarity(n, f.label) >= 0.9 for n in names)]
         if held:
-            shown = next((f for f in held if _contains(f.value, value[:80])), None)
+            shown = next((f for f in held if _contains(f.value, _head(value))), None)
             if shown is None:
                 reading.unseen.append(f"{value} (its {held[0].label!r} shows {held[0].value[:60]!r})")
             else:
                 reading.seen.append(f"{words} {value!r} shown: {shown.label}: {shown.value[:120]}")
             continue
-        hits = [ln for ln in lines if _contains(ln, value[:80])] or _option_shown(value, lines)
+        hits = [ln for ln in lines if _contains(ln, _head(value))] or _option_shown(value, lines, goal.who)
         count = re.match(r"^(\d+)\s+[a-z]", value, re.I) if booked else None
         if not hits and count and count.group(1) in placed:  # '2 people': chosen as '2' in the booking's form
             reading.seen.append(f"{value!r} chosen in the form")
@@ -244,10 +265,21 @@ def read_change(
     return reading
 
 
-def _option_shown(value: str, lines: list[str]) -> list[str]:
+def _option_shown(value: str, lines: list[str], who: str = "") -> list[str]:
     """Lines showing an option chosen in the form as the record names it: 'Beth Carrow' for 'Beth Carrow (Dental
-    hygienist)', its figures in brackets on the same line ('Hygiene appointment (45 minutes)' needs its 45)."""
+    hygienist)', its figures in brackets on the same line ('Hygiene appointment (45 minutes)' needs its 45); a name
+    before a dash without the description after it."""
     name = value.split("(", 1)[0].strip()
+    described = re.split(r"\s+[-–—]\s+", name, maxsplit=1)  # 'Leo Mensah - Robins class (Year 1)': Leo Mensah
+    person = described[0].split()
+    if (
+        who
+        and len(described) == 2
+        and len(person) >= 2
+        and who.lower() in (person[0].lower(), person[-1].lower())
+    ):
+        other = re.compile(re.escape(described[0]) + r"\s*[-–—]\s*(?!" + re.escape(described[1]) + ")", re.I)
+        return [ln for ln in lines if _contains(ln, described[0]) and not other.search(ln)]
     if name == value.strip() or len(name.split()) < 2:
         return []
     figures = re.findall(r"\d+", value[len(name) :])
@@ -265,7 +297,7 @@ _CONFIRMED = re.compile(
 def _confirmed(observation: Observation) -> bool:
     elements = observation.get("elements") or []
     waiting = any(  # the form is still there, empty: a heading over it ('Rob's booked times') confirms nothing
-        is_text_field(e) and not e.get("value") and (e.get("input_type") or "") != "search"
+        is_text_field(e) and not e.get("value") and (e.get("input_type") or "") != "search" and not is_search_field(e)
         and (e.get("zone") or "main") in ("main", "dialog")
         for e in elements
     )  # fmt: skip
