@@ -284,6 +284,9 @@ def test_the_next_of_dated_rows_is_the_soonest_from_today_whichever_way_they_run
 def test_the_next_row_is_no_word_its_block_must_say():
     assert answer_part("How much is my next storage invoice")["subject"] == ["storage", "invoice"]
     assert "last" in answer_part("what is the price of the Last Word novel")["subject"]
+    assert (
+        "last" in answer_part("tell me the total of my last order")["subject"]
+    )  # (the latest keeps its word)
 
 
 def test_the_next_row_is_of_the_kind_the_question_names_and_by_the_day_still_to_come():

@@ -38,7 +38,7 @@ from agent.planning.offline.intents import (
 from agent.planning.offline.items import qualifiers
 from agent.planning.offline.questions import analyze
 from agent.planning.offline.records.plan import leading_intents, record_goal_of
-from agent.planning.offline.tables import asks_latest, soonest_asked
+from agent.planning.offline.tables import soonest_asked
 from agent.planning.offline.text import NOT_A_NAME, TIME_IDIOM, proper_names
 from agent.planning.verify.changes import change_part
 
@@ -96,8 +96,8 @@ _PERIOD = re.compile(
 )
 
 
-#: Words that pick a row of dated ones, which no block needs to say ('my next invoice', 'the latest reading').
-_PICKED_BY_DAY = re.compile(r"\b(?:next|upcoming|soonest|earliest|latest|last|most\s+recent)\b", re.I)
+#: Words that pick the next of dated rows, which no block needs to say ('my next invoice').
+_PICKED_BY_DAY = re.compile(r"\b(?:next|upcoming|soonest|earliest)\b", re.I)
 
 
 def _subject(text: str) -> list[str]:
@@ -143,9 +143,7 @@ def answer_part(question: str) -> GoalPart:
     if query.kind == "attribute":
         if query.entity:
             entity = _PERIOD.sub(" ", query.entity)
-            if soonest_asked(question) or asks_latest(
-                question
-            ):  # ('my next invoice': the row is picked by its day)
+            if soonest_asked(question):  # ('my next invoice': the row is picked by its day)
                 entity = _PICKED_BY_DAY.sub(" ", entity)
             subject = _subject(entity) or _subject(query.entity)
             # 'the Eastside branch': its name must be named, the kind of thing it is may be called otherwise
