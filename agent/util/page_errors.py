@@ -6,6 +6,7 @@ server error) or *show* one (a form's "invalid password" message):
 
 - :data:`ERROR_PAGE`: a title or main heading of an error page.
 - :data:`ERROR_MESSAGE`: a message the page shows about something that went wrong.
+- :data:`NOT_DONE`: a line saying the change asked for was not made, however politely the page thanks the user.
 """
 
 from __future__ import annotations
@@ -32,6 +33,27 @@ ERROR_MESSAGE = re.compile(
 )
 
 
+#: A line saying the change was not made, whatever else thanks the user: 'We couldn't accept your gas reading',
+#: 'The hall isn't reserved yet', 'Your booking has not been cancelled', 'Your request was declined'. Said of what
+#: was just done (past tense, or 'your ...' / 'the ...' not done): never a policy ('we cannot change bookings within
+#: 48 hours'), an empty list ('You haven't placed any orders yet') or a question ('Haven't registered yet?').
+NOT_DONE = re.compile(
+    r"\b(?:could\s*n[o'’]t|could\s+not|(?:were|was)\s+unable\s+to)\s+(?:accept|process|save|book|reserve|complete|"
+    r"submit|update|change|cancel|confirm|register|take)\b|"
+    r"\b(?:your|the)\s+(?:[\w-]+\s+){0,3}?(?:is|are|was|were|has|have)\s*(?:n[o'’]t|\s+not)\s+(?:yet\s+)?(?:been\s+)?"
+    r"(?:reserved|booked|confirmed|cancell?ed|made|processed|completed?|updated|saved|submitted|placed|registered|"
+    r"enrolled|scheduled|accepted)\b|"
+    r"\b(?:your|the)\s+(?:[\w-]+\s+){0,3}?(?:was|were|has\s+been|have\s+been)\s+(?:rejected|declined|refused)\b",
+    re.I,
+)
+
+
+def not_done(line: str) -> bool:
+    """``line`` says the change just asked for was not made (a question or a long passage never does)."""
+    return "?" not in line and len(line) <= MAX_ERROR_MESSAGE_CHARS and bool(NOT_DONE.search(line))
+
+
 def is_error_message(text: str) -> bool:
-    """Is ``text`` a short message about something that went wrong (a toast, a validation line, an alert)?"""
-    return len(text) <= MAX_ERROR_MESSAGE_CHARS and bool(ERROR_MESSAGE.search(text))
+    """Is ``text`` a short message about something that went wrong (a toast, a validation line, an alert, a
+    'not reserved yet')?"""
+    return len(text) <= MAX_ERROR_MESSAGE_CHARS and bool(ERROR_MESSAGE.search(text)) or not_done(text)

@@ -61,6 +61,20 @@ def test_a_plan_told_first_is_what_a_question_without_a_name_asks_about():
     assert not parsed.understood
 
 
+def test_the_business_a_plan_names_is_whose_thing_their_asks_about():
+    parsed = parse_goal(
+        "Thinking of joining Millbrook Leisure Centre. What does their Anytime membership cost per month?"
+    )
+    assert parsed.understood, parsed.unknown
+    assert [i.step() for i in parsed.intents] == [
+        "Answer: What does Millbrook Leisure Centre's Anytime membership cost per month?"
+    ]
+    # a plan naming no business leaves 'their' pointing at no one it names
+    assert "Millbrook" not in " ".join(
+        i.step() for i in parse_goal("Thinking of joining a gym. What does their membership cost?").intents
+    )
+
+
 def test_a_request_like_that_is_the_service_the_news_describes():
     parsed = parse_goal(
         "A neighbour told me Brackley Museums can lend teaching boxes to schools for you. "

@@ -5,14 +5,7 @@
 // Everything is bounded (node and text caps) and plain JSON comes back.
 async (arg) => {
   const MAX_NODES = 4000, MAX_TEXTS = 400, TEXT_CAP = 200;
-  const norm = (s) => (s || "").replace(/\s+/g, " ").trim();
-  const low = (s) => norm(s).toLowerCase();
-  const visible = (el) => {
-    if (!el || !el.getClientRects || el.getClientRects().length === 0) return false;
-    if (el.checkVisibility) return el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true });
-    const st = getComputedStyle(el);
-    return st.visibility !== "hidden" && st.display !== "none";
-  };
+  /*@include page_basics.js*/
   const deepFind = (selector) => {
     const stack = [document];
     while (stack.length) {
@@ -23,7 +16,6 @@ async (arg) => {
     }
     return null;
   };
-  const parentOf = (el) => el.parentElement || (el.getRootNode && el.getRootNode().host) || null;
   const announced = (el) => {
     for (let n = el, i = 0; n && i < 8; n = parentOf(n), i++) {
       const role = (n.getAttribute && n.getAttribute("role")) || "";
@@ -98,14 +90,6 @@ async (arg) => {
       }
     }
     return out;
-  };
-  const navStatus = () => {
-    try {
-      const nav = performance.getEntriesByType("navigation")[0];
-      return nav && nav.responseStatus ? nav.responseStatus : 0;
-    } catch (e) {
-      return 0;
-    }
   };
   const rectOf = (el) => {
     if (!el || !el.isConnected) return null;

@@ -4,23 +4,7 @@
 async (arg) => {
   const MAX_NODES = 4000;
   const SIDE_BLOCKS = "aside,nav,footer,[role=complementary],[role=navigation],[role=contentinfo]";
-  const norm = (s) => (s || "").replace(/\s+/g, " ").trim();
-  const low = (s) => norm(s).toLowerCase();
-  const visible = (el) => {
-    if (!el || !el.getClientRects || el.getClientRects().length === 0) return false;
-    if (el.checkVisibility) return el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true });
-    const st = getComputedStyle(el);
-    return st.visibility !== "hidden" && st.display !== "none";
-  };
-  const parentOf = (el) => el.parentElement || (el.getRootNode && el.getRootNode().host) || null;
-  const navStatus = () => {
-    try {
-      const nav = performance.getEntriesByType("navigation")[0];
-      return nav && nav.responseStatus ? nav.responseStatus : 0;
-    } catch (e) {
-      return 0;
-    }
-  };
+  /*@include page_basics.js*/
   // Where does `quote` sit, and does its block also name the subject?
   const words = (arg.subject || []).map((w) => low(w)).filter(Boolean);
   const need = Math.min(words.length, arg.need || words.length);
@@ -54,6 +38,7 @@ async (arg) => {
     return parts.join(" ");
   };
   const itemText = (el) => (el.tagName === "TR" ? spanned(el) + " " + holidayIn(el) + " " : "") + (el.innerText || "");
+  /*@include heading_part.js*/
   // A row whose dates take in the holiday the question names names it: a day of the row within a day of it, or it
   // between two of the row's days at most a month apart (pick-up and return, not the day the booking was made);
   // only when no other row of its table takes it in too
@@ -104,12 +89,21 @@ async (arg) => {
     }
     return "";
   };
+  let pageLow = null;  // the page's whole shown text, read once
+  const pageText = () => pageLow === null ? (pageLow = low(document.body ? document.body.innerText : "")) : pageLow;
+  const LOOK_ALIKE = "it sits in the item of a look-alike (its name adds words to the subject)";
   const lookAlike = (item) => {
     // An item whose name adds words to the subject ("Blue Widget Pro", "Trailhead 2 tent footprint") where the
     // page names the subject itself (its heading, another item called just that, or a line saying it without
     // those words: 'The Trailhead 2 tent itself is being re-weighed') is a look-alike, not the subject.
     if (!words.length) return false;
     const name = nameOf(item) || (item.tagName === "DD" ? labelOf(item) : "");
+    // a name ending in a word the subject lacks is another thing of that name when the item says nothing of
+    // what is asked of it ('Engines of the North exhibition book' for a concession ticket to the exhibition)
+    const last = tokens(name).pop() || "";
+    const said = low(itemText(item) + " " + document.title);
+    if (name && holds(name + " " + document.title) && /^\p{L}{3,}$/u.test(last) &&
+        extraWords(name).includes(last) && words.some((w) => !named(said, w) && named(pageText(), w))) return true;
     const extra = name && holds(name) ? extraWords(name) : [];
     if (!extra.length) return false;
     const h1 = document.querySelector("h1");
@@ -129,8 +123,10 @@ async (arg) => {
     for (const sel of ["caption", "legend", "thead"]) { const c = el.querySelector && el.querySelector(`:scope > ${sel}`); if (c) parts.push(c.innerText || ""); }
     let prev = el.previousElementSibling;
     for (let i = 0; prev && i < 3; prev = prev.previousElementSibling, i++) {
-      if (/^(H[1-6]|DT|TH|THEAD|LABEL|LEGEND|CAPTION|SUMMARY)$/.test(prev.tagName) ||  // a heading's wrapper, not a whole section:
-          (prev.querySelector("h1,h2,h3,h4,h5,h6") && (prev.innerText || "").length <= 200)) {
+      // a heading's wrapper, not a whole section (nor a short sibling item: Westgate's hours before Eastgate's)
+      if (/^(H[1-6]|DT|TH|THEAD|LABEL|LEGEND|CAPTION|SUMMARY)$/.test(prev.tagName) ||
+          (prev.querySelector("h1,h2,h3,h4,h5,h6") && (prev.innerText || "").length <= 200 &&
+           !prev.querySelector("table,ul,ol,dl,form"))) {
         parts.push(prev.innerText || ""); break;
       }
     }
@@ -355,7 +351,8 @@ async (arg) => {
     const sheet = sheetOf(start);
     for (let n = start, depth = 0; n && depth < 30; n = parentOf(n), depth++) {
       if (n === document.body || n === document.documentElement) break;
-      const own = itemText(n) + " " + labelOf(n) + " " + column;
+      const part = n === start ? null : headingPart(n, start);
+      const own = (part === null ? itemText(n) : part) + " " + labelOf(n) + " " + column;
       // a block that names the subject only in another of its items says nothing of it where the quote is
       const byOthers = () => n !== start && !repeated(n) &&
         !holds(apartFromOtherItems(n, start) + " " + labelOf(start) + " " + labelOf(n) + " " + column);  // (with the quote's own term: 'Friday')
@@ -364,7 +361,11 @@ async (arg) => {
         // a look-alike ("Blue Widget Pro" beside "Blue Widget"): the page's own content is what answers.
         const side = n.closest && n.closest("aside,nav,footer,[role=complementary],[role=navigation],[role=contentinfo]");
         const heading = document.title + " " + [...document.querySelectorAll("h1")].map((h) => h.innerText).join(" ");
-        if (side && holds(heading)) {
+        // (also when the heading names the item's name and the side block's line adds a word to it: 'Lumo X Lite
+        // 128GB' beside the 'Lumo X' page; a buy box saying just what is asked is the page's own)
+        const aside = side && tokens((start.closest("p,li,tr,dd,div") || start).innerText || "").filter((t) => !hasQ(t));
+        if (side && (holds(heading) || (must.some((w) => /^[a-z]{3,}$/.test(w) && named(low(heading), w)) &&
+            extraWords(aside.join(" ")).some((t) => /^\p{L}{3,}$/u.test(t))))) {
           return { ok: false, block: describe(n), block_text: norm(n.innerText).slice(0, 300),
                    why: "it sits in a side block of a page about the subject (a look-alike item)" };
         }
@@ -374,7 +375,7 @@ async (arg) => {
           if (repeated(up) && up.parentElement) {
             if (lookAlike(up)) {
               return { ok: false, block: describe(up), block_text: norm(up.innerText).slice(0, 300),
-                       why: "it sits in the item of a look-alike (its name adds words to the subject)" };
+                       why: LOOK_ALIKE };
             }
             break;
           }
@@ -382,7 +383,7 @@ async (arg) => {
         if (repeated(n) && n.parentElement) {
           // (a row that names only part of the subject must stand out from rows naming as much with other words:
           // the Enterprise row is not the Enterprise plan 'in Europe' when other rows are Europe's)
-          const why = lookAlike(n) ? "it sits in the item of a look-alike (its name adds words to the subject)"
+          const why = lookAlike(n) ? LOOK_ALIKE
             : rowNamedOtherwise(n, start) || rival(n, true);
           if (why) return { ok: false, block: describe(n), block_text: norm(n.innerText).slice(0, 300), why };
         }
@@ -399,12 +400,13 @@ async (arg) => {
         // the item's own text with its list's label (a caption, a table's header row, a heading before it)
         const label = labelOf(n) + " " + column;
         if (holds(label + " " + foreign.text)) {
-          const why = rival(foreign.el, true);
+          const why = (lookAlike(foreign.el) && LOOK_ALIKE) || rival(foreign.el, true);
           if (why) return { ok: false, block: foreign.block, block_text: foreign.text, why };
           return { ok: true, block: describe(n), block_text: norm(label + " " + foreign.text).slice(0, 300) };
         }
         if (n.parentElement && repeated(n)) { foreign = { el: n, block: describe(n), text: norm(itemText(n)).slice(0, 300) }; continue; }
-        if (withHeading(foreign, column, start)) return { ok: true, block: foreign.block, block_text: norm(foreign.text).slice(0, 300) };
+        if (withHeading(foreign, column, start)) return lookAlike(foreign.el) ? { ok: false, block: foreign.block, block_text: foreign.text, why: LOOK_ALIKE }
+          : { ok: true, block: foreign.block, block_text: norm(foreign.text).slice(0, 300) };
         return { ok: false, block: foreign.block, block_text: foreign.text, why: "it sits in an item that does not name the subject" };
       }
       if (repeated(n) && n.parentElement && !priceCompanion(n, start)) {
@@ -424,7 +426,8 @@ async (arg) => {
                why: "it comes before the page's heading, which names the subject" };
     }
     if (!foreign && holds(page + (sheet ? " " + sheet.innerText : ""))) return { ok: true, block: "page", block_text: norm(page).slice(0, 300) };
-    if (foreign && withHeading(foreign, column, start)) return { ok: true, block: foreign.block, block_text: norm(page + " " + foreign.text).slice(0, 300) };
+    if (foreign && withHeading(foreign, column, start)) return lookAlike(foreign.el) ? { ok: false, block: foreign.block, block_text: foreign.text, why: LOOK_ALIKE }
+      : { ok: true, block: foreign.block, block_text: norm(page + " " + foreign.text).slice(0, 300) };
     return { ok: false, block: foreign ? foreign.block : "page", block_text: foreign ? foreign.text : "",
              why: "nothing around it names the subject" };
   };
@@ -448,7 +451,11 @@ async (arg) => {
       if ([...el.children].some((c) => hasQ(c.textContent))) continue; // a smaller element has it
       if (!visible(el) || !hasQ(el.innerText)) continue;
       const side = arg.main_only && el.closest(SIDE);  // the site's own name left out: only its own content speaks
+      // its line (a former price is struck out, or said 'Was £65.00') and the line's own block
+      const line = el.closest("p,li,tr,dd,dt,td,th,h1,h2,h3,h4,h5,h6,label,figcaption") || el;
+      const struck = !!el.closest("del,s,strike") || /line-through/.test(getComputedStyle(el).textDecorationLine || "");
       found.push({ element: describe(el), text: norm(el.innerText).slice(0, 200), label: norm(labelOf(el)).slice(0, 200),
+                   line: norm(line.innerText).slice(0, 300), struck,
                    ...(side ? { ok: false, block: describe(side), why: "it sits outside the page's main content" } : judgeDay(el)), ...columnOf(el) });
     }
   }

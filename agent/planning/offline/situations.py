@@ -88,7 +88,8 @@ _HAS = re.compile(r"\b(?:has|have|offers?|runs?|sells?|stocks?)\s+(?P<x>(?:an?|s
 #: A plan the user tells before asking: 'Thinking of hiring the electric car from Kestrel': what they would hire.
 _PLANNED = re.compile(
     r"^(?:(?:i['’]?m|we['’]?re|i\s+am|we\s+are)\s+)?(?:thinking|planning|hoping)\s+(?:of|about|to)\s+(?:hiring|"
-    r"renting|buying|booking|ordering|borrowing|leasing|hire|rent|buy|book|order|borrow|lease)\s+(?P<x>[^,;?]+?)\s*$",
+    r"renting|buying|booking|ordering|borrowing|leasing|joining|visiting|switching\s+to|signing\s+up\s+(?:with|at|to|for)|"
+    r"hire|rent|buy|book|order|borrow|lease|join|visit|switch\s+to|sign\s+up\s+(?:with|at|to|for))\s+(?P<x>[^,;?]+?)\s*$",
     re.I,
 )
 #: A question about a kind of thing the situation describes: 'how much is each request like that'.
@@ -179,6 +180,9 @@ def in_context(ask: Ask, context: list[str], spans: tuple[str, ...], news: bool 
         return Ask(
             _for_plan(said, planned[0])
         )  # ('Thinking of hiring X. How much is the excess?': X's excess)
+    if len(planned) == 1 and proper_names(planned[0]) and _POINTS_AT_SOMEONE.search(said):
+        # ('Thinking of joining Millbrook Leisure Centre. What does their Anytime membership cost?': Millbrook's)
+        return Ask(_POINTS_AT_SOMEONE.sub(f"{planned[0]}'s", said, count=1))
     if news:
         return (
             None  # ('I had an email saying my hold is ready. Which library do I go to?': which hold, unread)

@@ -14,12 +14,11 @@ from typing import Any
 from agent.planning.offline.columns import column_mismatch
 from agent.planning.offline.dates import holiday_said
 from agent.planning.offline.page import ELEMENT_KINDS, site_words
-from agent.planning.offline.reading import no_identifier
 from agent.planning.offline.segments import classes_in, nearest_class
 from agent.planning.offline.tables import latest_asked, soonest_asked, soonest_words
 from agent.planning.offline.text import norm, stem
 from agent.planning.offline.urls import results_listing
-from agent.planning.offline.values import VALUE_RX, WHEN_ANSWER, names_someone
+from agent.planning.verify.answer_shape import DATE_WRITTEN, PRICE_WORDS, QUOTABLE_VALUE, not_an_answer
 from agent.planning.verify.labels import said_of_another, unlabelled
 from agent.planning.verify.parts import GoalPart
 
@@ -31,100 +30,6 @@ _ERROR_PAGE = re.compile(
     r"\b(?:page|product|item)\b.{0,40}\b(?:does\s*n.?t|does\s+not|no\s+longer)\s+exists?\b)",
     re.I,
 )
-_VALUE = re.compile(
-    r"\b\d{1,2}[:.]\d{2}(?:\s?[ap]\.?m\.?)?(?!\d)|[$€£]\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?\s?(?:[$€£]|usd|eur|gbp)|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|"
-    r"\b\d{4}-\d{2}-\d{2}\b|\b\d+(?:[.,]\d+)+\b|\b\d{2,}\b",
-    re.I,
-)
-
-
-#: Numbers in figures or words ("none" and "no" count too: "how many are pending?" - "none").
-_NUMBER = re.compile(
-    r"\d|\b(?:no|none|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
-    r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|"
-    r"thousand|a\s+dozen|single|once|twice)\b",
-    re.I,
-)
-#: 'What is the cache size limit': an amount of something, answered by a figure (not 'how do I limit ...').
-_ASKS_AMOUNT = re.compile(
-    r"\b(?:what|which)\b[^?]*\b(?:size|limit|capacity|maximum|minimum|timeout|interval|port|population|weight|"
-    r"height|width|length|depth|distance|speed|temperature|duration|retention|ttl|threshold|quota)\b",
-    re.I,
-)
-#: An amount with no figure that still answers "what is the limit": there is none.
-_BOUNDLESS = re.compile(
-    r"\b(?:unlimited|unbounded|infinite|indefinitely|forever|no\s+(?:limit|maximum|cap))\b", re.I
-)
-#: A question for opening hours (not for a number of hours: 'how many hours', 'battery life in hours').
-_ASKS_HOURS = re.compile(
-    r"\b(?:opening|closing|office|business|trading|visiting)\s+(?:hours|times)\b|"
-    r"\bhours\s+of\s+(?:opening|business|operation)\b|^\s*what\s+are\s+(?:the\s+)?(?:\w+\s+){0,3}hours\b",
-    re.I,
-)
-#: Opening hours said without a clock time.
-_ALL_HOURS = re.compile(
-    r"\b(?:24\s?(?:hours|h|/7)|all\s+day|around\s+the\s+clock|by\s+appointment|closed)\b", re.I
-)
-#: What answers "how much": a figure, or words that say what the price is ("free", "price on request").
-_AMOUNT = re.compile(
-    r"\d|\b(?:free|price[sd]?|pricing|costs?|charged?|quotes?|request|included|no\s+charge)\b", re.I
-)
-#: A navigation trail ("Home › Orders › Customers › Chen Wei"): where a page sits, never what it says.
-_TRAIL_SEPARATOR = re.compile(r"\s*[›»]\s*|\s+[>/]\s+")
-_MONTH = (
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
-    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
-)
-#: Dates whose digits must not pass for a count ("Nov. 4, 2026" is no answer to "how many").
-_DATE = re.compile(
-    rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b|"
-    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}(?:,?\s+\d{{4}})?\b|\b\d{{1,2}}[/.]\d{{1,2}}[/.]\d{{2,4}}\b",
-    re.I,
-)
-
-
-#: What any answer to 'how long' holds: a figure, a number word or a span said in words ('overnight').
-_HOW_LONG = re.compile(
-    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|"
-    r"hundred|half|a\s+few|a\s+couple|several|overnight|same[-\s]day|next[-\s]day|immediately|instantly|"
-    r"forever|permanently|indefinitely|an?\s+(?:hour|minute|day|week|month|year|second|moment))\b",
-    re.I,
-)
-
-
-def not_an_answer(part: GoalPart, text: str) -> str:
-    """Why ``text`` cannot answer the question whatever the page shows ('' when it may): a number asked for and
-    none given but a date's, or a navigation trail given for a value."""
-    amount = part.get("answer_kind") != "count" and _ASKS_AMOUNT.search(str(part.get("question") or ""))
-    if amount and not (re.search(r"\d", text) or _BOUNDLESS.search(text)):
-        return "asks for an amount (a size, a limit, a time span) and the answer gives no figure"
-    numeric = part.get("answer_kind") == "count" or part.get("value_type") == "number"
-    if numeric and not (_NUMBER.search(_DATE.sub(" ", text)) or _BOUNDLESS.search(text)):
-        dated = " (a date's digits are not a count)" if _DATE.search(text) else ""
-        return f"asks for a number and the answer holds none{dated}"
-    hours = part.get("value_type") == "time" or _ASKS_HOURS.search(str(part.get("question") or ""))
-    if hours and not (VALUE_RX["time"].search(text) or _ALL_HOURS.search(text)):
-        return "asks for a time or opening hours and the answer gives no time"
-    long = re.match(r"\s*how\s+long\b", str(part.get("question") or ""), re.I) is not None
-    if long and not _HOW_LONG.search(text):
-        return "asks how long and the answer gives no length or time"
-    counts = re.match(r"\s*how\s+many\b", str(part.get("question") or ""), re.I) is not None
-    if counts and re.fullmatch(r"\W*(?:[$€£¥]\s?)?\d[\d,]*[.,]\d\d(?:\s?[$€£¥])?\W*", text.strip()):
-        return "asks how many and the answer is an amount of money, not a count"
-    asks_when = re.match(r"\s*when\b", str(part.get("question") or ""), re.I) is not None
-    if asks_when and not WHEN_ANSWER.search(text):
-        return "asks when and the answer names no time, day or date"
-    question = str(part.get("question") or "")
-    if re.match(r"\s*who\b", question, re.I) and not names_someone(text, question):
-        return "asks who and the answer names no one"
-    if no_identifier(question, text):
-        return "asks for a number, a code or a reference and the answer gives none"
-    trail = len(_TRAIL_SEPARATOR.split(text.strip())) >= 3
-    if trail and part.get("answer_kind") in ("generic", "attribute"):
-        return "is a navigation trail (where the page sits), not a value"
-    return ""
-
-
 #: A line that dates the page itself ("Last updated 2 June 2026", "Posted on ...", "© 2026").
 _PAGE_DATE = re.compile(
     r"\b(?:(?:last\s+)?(?:updated|modified|edited|revised|reviewed)|published|posted|created|copyright)\b|©",
@@ -139,7 +44,7 @@ def misread(part: GoalPart, quote: str, line: str) -> str:
     """Why ``quote``, read in ``line``, does not say what the question asks ('' when it may): the page's own date
     given for another date, or the number of items shown on a page given for how many there are in all."""
     question = str(part.get("question") or "")
-    dated = _DATE.search(quote) or part.get("value_type") == "date"
+    dated = DATE_WRITTEN.search(quote) or part.get("value_type") == "date"
     if dated and _PAGE_DATE.search(line) and not _ASKS_PAGE_DATE.search(question):
         return "it dates the page itself (when it was updated or published), not what the question asks"
     counting = part.get("answer_kind") == "count" or re.match(r"\s*how\s+many\b", question, re.I)
@@ -176,18 +81,101 @@ def _qualifiers(text: str) -> dict[str, set[str]]:
     }  # fmt: skip
     if "may" in months and not re.search(r"\bmay\s+\d|\d(?:st|nd|rd|th)?\s+may\b|\bin\s+may\b", low):
         months.discard("may")  # the verb
-    years = set(re.findall(r"\b(?:19|20)\d\d\b", low))
-    return {"day": days, "month": months, "year": years}
+    periods = {f"{a}/{b}" for a, b in _PERIOD.findall(low)}  # '2024/25': a period, not the year 2024
+    years = set(re.findall(r"\b(?:19|20)\d\d\b", _PERIOD.sub(" ", low)))
+    vat = {"inc" if m.group("inc") else "ex" for m in _VAT.finditer(low)}
+    units = {m.group("n") or m.group("m") for m in _PACK.finditer(low)}
+    units |= {"1"} if _ONE_UNIT.search(low) else set()
+    return {"day": days, "month": months, "year": years, "period": periods, "vat": vat, "units": units}
 
 
-def qualifier_mismatch(question: str, context: str) -> str:
+#: A year's period: '2024/25', '2025-26' (financial and school years).
+_PERIOD = re.compile(r"\b((?:19|20)\d\d)\s*[/–-]\s*(\d\d)\b(?!\s*[/–-]\s*\d)")
+#: With or without VAT: 'including VAT', 'inc. VAT' / 'ex VAT', 'excluding VAT', 'exclude VAT', '+ VAT'.
+_VAT = re.compile(
+    r"\b(?:(?P<inc>incl?(?:uding|udes?|\.)?|with|plus\s+vat\s+included)|(?P<ex>ex(?:cl?(?:uding|udes?|\.)?)?|"
+    r"excluding|exclusive\s+of|without|before|\+|plus))\s*\.?\s*vat\b",
+    re.I,
+)
+#: Units sold together ('pack of 4', '4-pack', 'box of 12') and one unit ('a single bulb', 'each', 'per bulb').
+_PACK = re.compile(
+    r"\b(?:pack|box|set|bundle|case|multipack)\s+of\s+(?P<n>\d+)\b|\b(?P<m>\d+)[\s-]?pack\b", re.I
+)
+_ONE_UNIT = re.compile(
+    r"\b(?:single|each|per\s+(?!cent|year|month|week|day|night|hour|person)\w+|individual(?:ly)?|one\s+(?:bulb|item|unit|piece))\b",
+    re.I,
+)
+
+
+def qualifier_mismatch(question: str, context: str, near: str = "") -> str:
     """Why a value read in ``context`` is said of another day, month or year than the one ``question`` asks
     about ('' when it is not): 'Wednesdays 17:00' is no answer to Saturday's hours, a 2024 figure none to 2023's.
-    A context that names no day (or month, or year) at all is not contradicted."""
-    asked, said = _qualifiers(question), _qualifiers(context)
-    for kind in ("day", "month", "year"):
+    A context that names no day (or month, or year) at all is not contradicted; then the part of the quote's line
+    ``near`` it speaks for it ('The 2024/25 subscription costs £52 per bin')."""
+    asked, said, around = _qualifiers(question), _qualifiers(context), _qualifiers(near)
+    for kind in ("day", "month", "year", "period", "vat", "units"):
+        said[kind] = said[kind] or around[kind]
         if asked[kind] and said[kind] and not asked[kind] & said[kind]:
             return f"it is said of {', '.join(sorted(said[kind]))}, and the question asks about {', '.join(sorted(asked[kind]))}"
+    return ""
+
+
+def _units_mismatch(question: str, context: str, heading: str) -> str:
+    """Why a price on a pack's page ('Lumen GU10 bulbs (pack of 4)') answers no question about one unit ('' when
+    it may): its own line says no unit, and the page's heading sells it by the pack."""
+    asked, said = _qualifiers(question)["units"], _qualifiers(context)["units"]
+    page = _qualifiers(heading)["units"] if asked and not said else set()
+    return f"the page sells it as a pack of {', '.join(sorted(page))}" if page and not asked & page else ""
+
+
+#: Words that make a place's name another place's ('Northern Ireland' is not Ireland).
+_PLACE_MODIFIER = r"(?:North|South|East|West)(?:ern)?"
+
+
+def near_quote(line: str, quote: str) -> str:
+    """The part of ``line`` that holds ``quote``: its own row of the line ('Saturday 10:00 – 14:00' of a block
+    of opening hours), clause or sentence; the whole line when the quote is not in it."""
+    parts = re.split(r"\n|\s[·|•]\s|;\s|(?<=[.!])\s+(?=[A-Z])", line)
+    return next((p for p in parts if quote and quote in p), line)
+
+
+def modified_name(part: GoalPart, near: str) -> str:
+    """Why the text beside a quote speaks of another place than the one asked ('' when it does not): it names
+    the place only with a word before it that the question does not say ('Northern Ireland' for 'delivery to
+    Ireland'; 'Ireland (including Northern Ireland)' names Ireland itself)."""
+    question = str(part.get("question") or "")
+    for word in part.get("must") or []:
+        name = re.escape(word)
+        found = [
+            m
+            for m in re.finditer(rf"\b({_PLACE_MODIFIER})\s+{name}\b", near, re.I)
+            if m.group(1)[0].isupper()
+        ]
+        bare = re.sub(rf"\b(?:{_PLACE_MODIFIER})\s+{name}\b", " ", near, flags=re.I)
+        asked = found and re.search(rf"\b{found[0].group(1)}\s+{name}\b", question, re.I)
+        if found and not asked and not re.search(rf"\b{name}\b", bare, re.I):
+            return f"it names {found[0].group(0)}, and the question asks about {word.title()}"
+    return ""
+
+
+#: What asks a price the item had before ('the RRP', 'the original price', 'what did it cost before').
+_ASKS_BEFORE = re.compile(r"\b(?:rrp|original|was|previous(?:ly)?|before|used\s+to|old|list\s+price)\b", re.I)
+
+
+def former_price(place: dict[str, Any], quote: str, question: str = "") -> str:
+    """Why a quoted price is one the item had before ('' when it is not, or when the question asks that one):
+    struck out, or said 'Was £65.00' at the start of its part of the line ('The order total was £65.00' is not)."""
+    if not re.search(r"[$€£¥]", quote) or _ASKS_BEFORE.search(question):
+        return ""
+    if place.get("struck"):
+        return "it is struck out on the page (a former price)"
+    line = str(place.get("line") or "")
+    at = line.find(quote)
+    before = line[max(0, at - 24) : at] if at >= 0 else ""
+    if re.search(
+        r"(?:^|[(,;:·|]\s*)(?:was|previously|rrp|old\s+price|originally)\s*:?\s*(?:from\s+)?$", before, re.I
+    ):
+        return "the page says it was the price before"
     return ""
 
 
@@ -291,7 +279,7 @@ def quote_candidates(part: GoalPart, text: str) -> list[str]:
     found += [body[a:b].strip() for a, b in figures]
     found += [
         m.group(0).strip()
-        for m in _VALUE.finditer(body)
+        for m in QUOTABLE_VALUE.finditer(body)
         if not _in_figure(body, m.start(), m.end()) and not any(a <= m.start() < b for a, b in figures)
     ]
     return list(dict.fromkeys(found))[:8]
@@ -444,16 +432,26 @@ def answer_evidence(
             return None, f"{label}: {number!r} {uncounted}"
         return proof(f"{number} (counted on the page)", "page"), ""
     yes_no = re.match(r"\W*(?:yes|no)\b", text, re.I)
-    if part.get("value_type") == "money" and not (_AMOUNT.search(text) or yes_no) and any(located.values()):
+    if (
+        part.get("value_type") == "money"
+        and not (PRICE_WORDS.search(text) or yes_no)
+        and any(located.values())
+    ):
         return None, f"{label}: {text[:80]!r} asks for an amount and the answer holds none"
     why = ""
     for quote in wanted:
         for place in located[quote] or []:
             wrong = misread(part, quote, str(place.get("text") or ""))
             context = " ".join(str(place.get(k) or "") for k in ("text", "label", "column", "row_key"))
+            near = near_quote(str(place.get("line") or ""), quote)
+            heading = str((mine[quote] or {}).get("heading") or "")
+            question = str(part.get("question") or "")
             wrong = (
                 wrong
-                or qualifier_mismatch(str(part.get("question") or ""), context)
+                or former_price(place, quote, question)
+                or modified_name(part, f"{context} {near}")
+                or qualifier_mismatch(question, context, near)
+                or _units_mismatch(question, f"{context} {near}", heading)
                 or rival_key(str(part.get("question") or ""), context, quote, observation)
                 or said_of_another(str(part.get("question") or ""), place, quote)
                 or unlabelled(part, place)

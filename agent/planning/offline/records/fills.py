@@ -11,7 +11,7 @@ import re
 
 from agent.dom.text import GOAL_STOPWORDS
 from agent.planning.offline import page as kinds
-from agent.planning.offline.dates import value_kind
+from agent.planning.offline.dates import days_said, value_kind
 from agent.planning.offline.page import MONEY_RX
 from agent.planning.offline.records.forms import (
     OPTION_MATCH,
@@ -76,6 +76,37 @@ def _value_fill(words: str, value: str, fields: list[Element]) -> Fill | None:
                 return Fill(el, option, "select", words or value)
     radio = _radio_for(value, fields)
     return Fill(radio, value, "check", words or value) if radio is not None else None
+
+
+def not_offered(goal: RecordGoal, observation: Observation, missing: list[str]) -> str:
+    """Why the form cannot take a value the goal gives: its own list for that value offers others ('Class date'
+    offers 12, 19 and 24 March, the goal says 17 March). Such a form is never sent with its default instead."""
+    lists = [e for e in form_fields(observation) if kinds.is_select(e) and not kinds.is_text_field(e)]
+    for words, value in goal.settings:
+        if value not in missing:
+            continue
+        greyed = _unavailable(value, observation)
+        if greyed:
+            return f"'{greyed}' cannot be chosen on this page"
+        dated = bool(days_said(value))
+        for el in lists:
+            if bool(_LATER.search(field_label(el))) != bool(_LATER.search(words)):
+                continue  # ('Departure date' is no list for the day of arrival)
+            options = [str(o) for o in el.get("options") or [] if str(o).strip()]
+            days = sum(bool(days_said(o)) for o in options)
+            if (dated and days >= 2) or (words and best_match(words, [el]) is not None and not days):
+                shown = ", ".join(o for o in options[:8] if not re.match(r"^\W*(?:select|choose)\b", o, re.I))
+                return f"'{field_label(el) or words}' offers {shown}, not {value}"
+    return ""
+
+
+def _unavailable(value: str, observation: Observation) -> str:
+    """The label of a choice the page shows by the name ``value`` but does not let be chosen (a sold-out
+    tariff's greyed radio, a disabled option), or ''."""
+    for e in observation.get("elements") or []:
+        if e.get("disabled") and kinds.is_checkable(e) and _before_brackets(field_label(e)) == norm(value):
+            return field_label(e)
+    return ""
 
 
 def _holds_date(el: Element) -> bool:
@@ -421,6 +452,12 @@ def plan_fills(goal: RecordGoal, observation: Observation) -> tuple[list[Fill], 
         radio = radio_of(fill.element, fields) if fill.how != "check" else None
         if radio is not None and not radio.get("checked") and all(f.element is not radio for f in fills):
             fills.insert(fills.index(fill), Fill(radio, field_label(radio), "check", fill.what))
+    for fill in [f for f in fills if f.how == "check"]:
+        if _before_brackets(field_label(fill.element)) != norm(fill.value) and _unavailable(
+            fill.value, observation
+        ):
+            fills.remove(fill)  # ('Fix 12 Green Saver' for a sold-out 'Fix 12 Green': never its look-alike)
+            missing.append(fill.value)
     used: set[int] = set()
     unique = []
     for fill in fills:

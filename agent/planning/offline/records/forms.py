@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from agent.planning.offline import page as kinds
-from agent.planning.offline.dates import WIRE_FORMATS, field_value, wire_value
+from agent.planning.offline.dates import WIRE_FORMATS, days_said, field_value, same_day, wire_value
 from agent.planning.offline.matching import same_time_option
 from agent.planning.offline.page import labels, reading_order, role_of, visible_text
 from agent.planning.offline.records.goal import CONTROL_WORDS, RecordGoal, kind_of
@@ -129,6 +129,9 @@ def with_synonyms(words: str) -> list[str]:
 def option_of(el: Element, value: str) -> str:
     """The option of a dropdown that ``value`` means ('' when none is close)."""
     options = [o for o in el.get("options") or [] if o.strip()]
+    said = days_said(value)
+    if len(said) == 1 and sum(bool(days_said(o)) for o in options) >= 2:
+        options = [o for o in options if same_day(said[0], o)]  # a list of days: the day asked or none
     same_time = same_time_option(options, value)  # '10:20' for '10.20am'
     if same_time is not None:
         return same_time

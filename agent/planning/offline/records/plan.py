@@ -43,7 +43,7 @@ from agent.planning.offline.records.delete import (
     deletion_shown,
 )
 from agent.planning.offline.records.edits import read_text_edit
-from agent.planning.offline.records.fills import plan_fills
+from agent.planning.offline.records.fills import not_offered, plan_fills
 from agent.planning.offline.records.finding import (
     CREATING,
     find_record,
@@ -103,8 +103,7 @@ from agent.types import Observation
 MAX_SAVES = 3
 #: The fields a log-in types into: its typing is never the change's.
 _LOGIN_FIELD = re.compile(
-    r"user\s*name|\buser\b|e-?mail|password|passcode|passphrase|\bpin\b|login|number|\bno\.?$|\bid\b|\bref",
-    re.I,
+    r"user\s*name|\buser\b|e-?mail|pass(?:word|code|phrase)|\bpin\b|login|number|\bno\.?$|\bid\b|\bref", re.I
 )
 #: A booking's form goes in stages (book, search, choose, details, confirm): each one's button counts as a save.
 MAX_BOOKING_SAVES = 6
@@ -231,6 +230,8 @@ def plan_record(request: PlanRequest, goal: RecordGoal) -> PlanResult:
     mine = own_details(goal)  # 'update my mobile number': the user's own details are the record
     found = found or (mine and bool(fills) and not missing)
     booking = is_booking(goal)
+    if (found or mine) and missing and (refused := not_offered(goal, observation, missing)):
+        return unmet(terminals.ANSWER_NOT_FOUND, f"Not done: {refused}.", raw)
     staged = bool(fills) and missing and (booking or _first_stage(goal, observation, fills))
     if found and fills and (not missing or staged) and _form_ready(goal, observation, history, fills):
         return _fill(goal, observation, fills, raw)  # (a booking's form asks in stages: each takes its part)

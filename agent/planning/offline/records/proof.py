@@ -24,7 +24,7 @@ from agent.planning.offline.records.forms import (
 from agent.planning.offline.records.goal import STATUS_WORDS, RecordGoal
 from agent.planning.offline.text import norm, similarity, tokens
 from agent.types import Observation
-from agent.util.page_errors import ERROR_MESSAGE
+from agent.util.page_errors import ERROR_MESSAGE, not_done
 
 CONFLICT = re.compile(
     r"\b(?:mid-?air\s+collision|edit\s+conflict|conflict(?:ing)?\s+(?:edit|change)s?|has\s+been\s+(?:modified|"
@@ -140,8 +140,13 @@ def refusal(observation: Observation) -> str:
             main = (e.get("zone") or "main") not in ("header", "nav", "footer", "aside")
             if role_of(e) == "alert" and main and text and (not _SAVED.search(text) or _NEGATED.search(text)):
                 return text[:200]  # ('Please confirm you've read the tariff information')
+    side = {  # (a side block's 'Haven't registered yet?' says nothing of this change)
+        norm(visible_text(e))
+        for e in elements
+        if (e.get("zone") or "main") in ("aside", "nav", "header", "footer")
+    }
     for line in _lines(observation)[:400]:
-        if CONFLICT.search(line):
+        if CONFLICT.search(line) or (not_done(line) and norm(line) not in side):
             return line[:200]
     title = str(observation.get("title") or "")
     if re.match(r"^\s*error\b", title, re.I) or save_control(observation, []) is not None:
