@@ -126,3 +126,23 @@ def test_a_list_of_other_days_for_another_date_is_no_refusal():
     page = p.build()
     fills, missing = plan_fills(goal, page)
     assert "9 August 2027" in missing and not_offered(goal, page, missing) == ""
+
+
+def test_a_line_telling_what_was_asked_and_not_done_proves_nothing():
+    goal = record_goal_of(
+        parse_goal("Book a tennis court on 14 March 2026 at 10:00 for Sam Lee, email sam.lee@example.org")
+    )
+    assert goal is not None
+    moved = "The 10:00 slot had just been taken, so we've given you the next available time."
+
+    def booked(time_line: str, *more: str) -> dict:
+        p = Page("http://leisure.test/courts/booked", "Booked! - Fernhill Leisure Centre")
+        p.add("h1", "Booked! Court 2 is yours.", y=60)
+        for n, line in enumerate(("Name: Sam Lee", "Email: sam.lee@example.org", "Date: Saturday 14 March 2026",
+                                  time_line, *more)):  # fmt: skip
+            p.add("p", line, y=100 + 30 * n)
+        return p.build()
+
+    reading = read_change(goal, booked("Time: 11:00", moved))
+    assert not reading.proven and "10:00" in reading.unseen
+    assert read_change(goal, booked("Time: 10:00")).proven

@@ -32,6 +32,14 @@ CONFLICT = re.compile(
     re.I,
 )
 PREVIEW = re.compile(r"\bpreview\b", re.I)
+#: A line telling what was asked for and not done as asked: 'You asked for 4 tickets; we've limited your order to 2',
+#: 'The 10:00 slot had just been taken, so we've given you the next available time'. No proof of what it names.
+NOT_AS_ASKED = re.compile(
+    r"\b(?:you\s+(?:asked|requested)\s+for|had\s+(?:just\s+)?been\s+taken|(?:was|is|were|are)\s+(?:already\s+)?"
+    r"(?:taken|full|fully\s+booked|booked\s+up|unavailable|sold\s+out)|no\s+longer\s+available|limited\s+(?:your\s+\w+\s+)?to|"
+    r"instead\s+of|next\s+available|we(?:['’]ve|\s+have)\s+(?:given|moved|changed|swapped)\s+you)\b",
+    re.I,
+)
 _NEGATED = re.compile(r"\bnot\b|n['’]t\b|\bnothing\b|\bno\s+changes?\b|\bfailed\b", re.I)
 #: An alert that reports the save done, not a refusal ('Your details have been saved').
 _SAVED = re.compile(
@@ -249,7 +257,10 @@ def read_change(
             else:
                 reading.seen.append(f"{words} {value!r} shown: {shown.label}: {shown.value[:120]}")
             continue
-        hits = [ln for ln in lines if _contains(ln, _head(value))] or _option_shown(value, lines, goal.who)
+        said = [
+            ln for ln in lines if not NOT_AS_ASKED.search(ln)
+        ]  # ('You asked for 4 tickets; ... limited to 2')
+        hits = [ln for ln in said if _contains(ln, _head(value))] or _option_shown(value, said, goal.who)
         count = re.match(r"^(\d+)\s+[a-z]", value, re.I) if booked else None
         if not hits and count and count.group(1) in placed:  # '2 people': chosen as '2' in the booking's form
             reading.seen.append(f"{value!r} chosen in the form")
