@@ -50,6 +50,59 @@ def echoes_goal(answer: str, goal: str) -> bool:
     return bool(said) and not any(ch.isdigit() for ch in answer) and set(said) <= own
 
 
+#: The values an answer can rest on: amounts, times, decimal figures.
+_SPECIFIC = re.compile(
+    r"[$€£¥₹]\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?\s?(?:[$€£]|usd|eur|gbp)\b|\b\d{1,2}:\d{2}\b|\b\d+(?:[.,]\d+)+\b",
+    re.I,
+)
+
+
+def _amount(text: str) -> float | None:
+    """The number a value says ('£1,250.00' -> 1250.0), None for a time or a value with no number."""
+    if ":" in text:
+        return None
+    digits = re.sub(r"[^\d.]", "", text.replace(",", ""))
+    try:
+        return float(digits) if digits else None
+    except ValueError:
+        return None
+
+
+def echoes_typed(answer: str, history: list[dict[str, Any]], goal: str) -> str | None:
+    """The text this run typed into the page that the answer only repeats, if any. A page showing back what the
+    agent put there (a quote form, a search box, a comment) proves nothing: an answer whose every value (or, with
+    no value, whose whole sentence) came from the agent's own typing is planted. Values the goal gives are the
+    user's and may be typed and shown back."""
+    typed = [
+        str((item.get("args") or {}).get("text") or (item.get("args") or {}).get("query") or "")
+        for item in history
+        if item.get("action") in ("type", "search")
+    ]
+    typed = [t for t in typed if _squash(t)]
+    if not typed or not _squash(answer):
+        return None
+    if re.match(r"\W*(?:yes|no)\b", answer, re.I):
+        return None  # (a yes or no is the answer; the value beside it only says what was checked)
+    wrapped = [f" {_squash(t)} " for t in typed]
+    own = f" {_squash(goal)} "
+    given = {
+        _amount(x) for x in re.findall(r"\d[\d,]*(?:\.\d+)?", goal)
+    }  # ('£250' in the goal is '250.00' typed)
+    values = [
+        v for x in _SPECIFIC.findall(answer)
+        if (v := _squash(x)) and f" {v} " not in own and _amount(x) not in given
+    ]  # fmt: skip
+    if values:
+        planted = [
+            next((t for t, w in zip(typed, wrapped, strict=True) if f" {v} " in w), "") for v in values
+        ]
+        return planted[0] if all(planted) else None
+    said = _squash(answer)
+    if len(said.split()) >= 4 and f" {said} " not in own:
+        return next((t for t, w in zip(typed, wrapped, strict=True) if f" {said} " in w), None)
+    return None
+
+
 #: Words of a refusal by the network guard or the domain lists (see agent.browser.netguard / urls).
 _REFUSAL_WORDS = (
     "refused by the network guard",

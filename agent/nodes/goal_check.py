@@ -13,7 +13,7 @@ from typing import Any
 from agent.browser import registry
 from agent.browser.effects import read_quote
 from agent.context import Context
-from agent.evidence import echoes_goal, echoes_refusal, goal_hits, observation_text, page_error
+from agent.evidence import echoes_goal, echoes_refusal, echoes_typed, goal_hits, observation_text, page_error
 from agent.nodes.base import graph_node, usage_update
 from agent.planning.model_judge import apply_judge, judge_claim_with_model, judge_summary
 from agent.planning.verify import (
@@ -201,6 +201,14 @@ def judge_claim(
             NAVIGATION_BLOCKED, f"the answer repeats a refused navigation, which is no answer: {refused}"
         )
     parts = parts_of(state)
+    asked = any(p.get("kind") == "answer" for p in parts)
+    planted = echoes_typed(answer, state.get("history") or [], state.get("goal", "")) if asked else None
+    if planted:
+        return _failed(
+            ANSWER_NOT_GROUNDED,
+            f"the answer only repeats what this run typed into the page ({planted[:80]!r}), which proves nothing",
+            candidate=answer,
+        )
     observation = state.get("observation") or {}
     if answer and echoes_goal(answer, state.get("goal", "")):
         answer = ""  # the goal's own words shown back by a page prove nothing

@@ -36,14 +36,27 @@ ERROR_MESSAGE = re.compile(
 #: A line saying the change was not made, whatever else thanks the user: 'We couldn't accept your gas reading',
 #: 'The hall isn't reserved yet', 'Your booking has not been cancelled', 'Your request was declined'. Said of what
 #: was just done (past tense, or 'your ...' / 'the ...' not done): never a policy ('we cannot change bookings within
-#: 48 hours'), an empty list ('You haven't placed any orders yet') or a question ('Haven't registered yet?').
+#: 48 hours'), an empty list ('You haven't placed any orders yet') or a question ('Haven't registered yet?'). A change
+#: waiting for a link or code only the user has is not made either.
 NOT_DONE = re.compile(
     r"\b(?:could\s*n[o'’]t|could\s+not|(?:were|was)\s+unable\s+to)\s+(?:accept|process|save|book|reserve|complete|"
     r"submit|update|change|cancel|confirm|register|take)\b|"
     r"\b(?:your|the)\s+(?:[\w-]+\s+){0,3}?(?:is|are|was|were|has|have)\s*(?:n[o'’]t|\s+not)\s+(?:yet\s+)?(?:been\s+)?"
     r"(?:reserved|booked|confirmed|cancell?ed|made|processed|completed?|updated|saved|submitted|placed|registered|"
     r"enrolled|scheduled|accepted)\b|"
-    r"\b(?:your|the)\s+(?:[\w-]+\s+){0,3}?(?:was|were|has\s+been|have\s+been)\s+(?:rejected|declined|refused)\b",
+    r"\b(?:your|the)\s+(?:[\w-]+\s+){0,3}?(?:was|were|has\s+been|have\s+been)\s+(?:rejected|declined|refused)\b|"
+    # pending a step only the user has the means for (a link, a code): 'Your email address will change when you
+    # click it', 'won't change until you click the link', 'Until you enter it we'll keep using 07700 900456'
+    r"\b(?:will|won['’]t|will\s+not)\s+(?:change|update|switch|take\s+effect|be\s+(?:changed|updated|used|confirmed|active|activated))\s+"
+    r"(?:when|once|after|until|as\s+soon\s+as)\s+you(?:['’]ve|\s+have)?\s+(?:(?:click|follow|open)\w*\s+(?:on\s+)?"
+    r"(?:it|the\s+(?:confirmation\s+|verification\s+)?link)|(?:enter|type|use)\w*\s+(?:it|the\s+code)|"
+    r"(?:confirm|verif)\w*\s+(?:it|them|your)\b)|"
+    r"\bwe['’]ll\s+(?:update|change|switch)\s+(?:[\w-]+\s+){0,3}?once\s+you(?:['’]ve|\s+have)?\s+(?:confirm|verif|click)\w*|"
+    r"\b(?:link|code)\b[^?]{0,160}?\buntil\s+(?:then|you(?:['’]ve|\s+have)?\s+\w+(?:\s+(?:it|them|the\s+(?:code|link)))?)"
+    r",?\s+we(?:['’]ll|\s+will)\s+(?:keep|continue|still)\s+(?:using|to\s+use|use|send(?:ing)?|to\s+send)\b|"
+    r"\buntil\s+then,?\s+(?:your|the\s+(?:old|current|existing|previous))\s+(?:[\w-]+\s+){0,3}?(?:stays?|remains?|"
+    r"will\s+(?:stay|remain))\b|"
+    r"\b(?:change|update|switch|transfer)\s+(?:of\s+[\w-]+\s+)?(?:is\s+)?pending\b",
     re.I,
 )
 

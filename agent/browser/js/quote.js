@@ -245,7 +245,8 @@ async (arg) => {
     const key = norm(spanned(row) + " " + (first ? first.innerText : ""));
     if (!key || hits(key) > 0 || (first && first.contains(start))) return "";  // (the quote names the row itself)
     // a row placed by a cell of subject words only ('Riverside' in a councillor's row), not by a note ('Replaces order 1043')
-    const placed = (c) => { const t = tokens(c.innerText || ""); return t.length > 0 && t.length <= 4 && t.every((w) => words.some((s) => named(w, s))); };
+    // (a day of the month and 'to' join the words of a period: '1 October 2025 to 31 March 2026')
+    const placed = (c) => { const t = tokens(c.innerText || "").filter((w) => !/^(?:\d{1,2}|to|until|till|and)$/.test(w)); return t.length > 0 && t.length <= 4 && t.every((w) => words.some((s) => named(w, s))); };
     if ([...row.cells].some(placed)) return "";
     return `the row is named by its first cell (${key.slice(0, 60)}), which does not name the subject`;
   };

@@ -252,6 +252,7 @@ def _said_login(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
         said = f" with {stated}" if _NUMBERED_ACCOUNT.match(stated) else f" as {stated}"
     else:
         said = m.group("rest") if m.group("rest") is not None else f" as {m.group('slash')}"  # type: ignore[union-attr]
+    said = re.sub(r"\s+for\s+(?:me|us)\b", " ", said, flags=I)  # ('Sign in to Tarnwell Water for me (...)')
     prefix, rest = _site_prefix(said, spans)
     rest = _ROLE_ID.sub(lambda r: f" with {r.group('f')} number {r.group('u')}", rest, count=1)
     provider = re.fullmatch(

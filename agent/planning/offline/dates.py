@@ -210,3 +210,18 @@ def date_span(body: str) -> tuple[str, str, str]:
     if year and not re.search(r"\b\d{4}\b|\d[/.-]\d", first):
         first = f"{first} {year.group(0)}"
     return first, last, m.group(0)
+
+
+#: 'this year', 'the current year': the calendar year it is now, which a table's column names ('2026/27').
+_THIS_YEAR = re.compile(r"\b(?:this|the\s+current|the\s+present)\s+year\b", re.I)
+
+
+def with_this_year(question: str, labels: str = "", today: date | None = None) -> str:
+    """``question`` with 'this year' followed by the year it is ('this year 2026'), so a column or a line naming
+    the year ('2026 prices', '2026/27 (from 1 April 2026)') is the one asked about, and last year's is not. When
+    the ``labels`` to choose from split years in two ('2025/26', a financial or school year), only from September:
+    before then the year begun last year may still be the current one, and 'this year' does not say which."""
+    now = today or date.today()
+    if now.month < 9 and re.search(r"\b\d{4}\s*[/–-]\s*\d{2}\b", labels):
+        return question
+    return _THIS_YEAR.sub(lambda m: f"{m.group(0)} {now.year}", question)

@@ -14,8 +14,9 @@ def figure_asked(core: str) -> tuple[str, str] | None:
     """(attribute, entity) of a question asking a figure by its verb, or None."""
     charged = re.match(  # 'what does Kestrel charge to rent a 7 seater for a week': the 7 seater, for a week
         r"^(?:what|how\s+much)\s+(?:does|do|would|will|did|might)\s+(?:it\s+cost|(?P<who>\S+(?:\s+\S+){0,3}?)\s+charge"
-        r"(?:\s+(?:me|us|you))?)\s+(?:to\s+(?:(?:rent|hire|buy|get|book|borrow|have|use|take)\s+)?|for\s+)"
-        r"(?:(?:a|an|the|my|our)\s+)?(?P<e>.+)$",
+        r"(?:\s+(?:me|us|you))?)(?:\s+(?P<per>per\s+(?:cubic\s+|square\s+)?[a-z]+))?\s+(?:to\s+(?:(?:rent|hire|buy|get|"
+        r"book|borrow|have|use|take)\s+)?|for\s+)(?:(?:a|an|the|my|our)\s+)?(?P<e>.+?)"
+        r"(?:\s+(?:this|the\s+current)\s+(?:year|month)|\s+(?:now|currently|at\s+the\s+moment))?$",
         core,
         re.I,
     )
@@ -24,7 +25,10 @@ def figure_asked(core: str) -> tuple[str, str] | None:
         at = (
             "" if not who or re.fullmatch(r"(?:they|you|we|he|she|it|the\s+\w+)", who, re.I) else f" at {who}"
         )
-        return ("price", f"{charged.group('e').strip()}{at}")
+        per = (
+            f" {charged.group('per')}" if charged.group("per") else ""
+        )  # ('per cubic metre for waste water')
+        return ("price", f"{charged.group('e').strip()}{per}{at}")
     part_of = re.match(  # 'how much is the damage excess of the electric car (if ...)': a figure of the car
         r"^how\s+much\s+is\s+the\s+(?P<a>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\s+of\s+(?:the\s+|a\s+|an\s+|my\s+)?"
         r"(?P<e>.+?)(?:\s+(?P<c>(?:if|unless|when|provided|assuming)\s+.+))?$",

@@ -205,6 +205,16 @@ _INTO_ACCOUNT = re.compile(
 
 #: A condition a question is asked under: 'If I cancel with less than a day's notice, what fee ...?'
 _CONDITION = re.compile(r"^(?:if|when|whenever|in\s+case)\s+(?!so$|not$)\w+(?:\s+\S+){2,}$", re.I)
+#: A condition naming the one thing the user would buy or add: 'If I add a 23kg hold bag online' - what a question
+#: after it calls 'it' ('how much will it cost?'). Never with a count, a stay or a place ('two bags', 'for three
+#: nights', 'at the airport'): the thing's own price is not what those cost.
+_BUYING = re.compile(
+    r"^(?:if|when)\s+(?:i|we)\s+(?:(?:want|wanted|were|decide|choose)\s+to\s+)?(?:add|buy|book|order|bring|take|"
+    r"hire|rent|get|pick|choose|upgrade\s+to|pay\s+for)\s+(?P<what>(?:an?|the|one)\s+(?:(?!\b(?:for|at|in|on|by|to|from|"
+    r"and|two|three|four|\d+\s+(?:nights?|days?|weeks?|people|adults?|children))\b).)+?)$",
+    re.I,
+)
+_IT = re.compile(r"\b(?:it|that|this)\b(?=\s+(?:cost|be)\b)", re.I)
 #: A question that goes on from the one before: 'If so, how much is it?'
 _GOES_ON = re.compile(r"^(?:and\s+)?if\s+(?:so|yes|not|there\s+is|there\s+are)$", re.I)
 _IS_THERE = re.compile(r"^(?:is|are)\s+there\s+(?:an?|any)\s+(?P<x>.+?)\??$", re.I)
@@ -321,6 +331,11 @@ def parse_goal(goal: str) -> ParsedGoal:
                 asked[0], Ask
             ):  # (a condition follows its question: 'what fee if ...')
                 said = f"{clause.rstrip(' ?')} {scope}" if _CONDITION.match(scope) else f"{scope}, {clause}"
+                bought = _BUYING.match(scope)
+                if bought and _IT.search(
+                    clause
+                ):  # 'If I add a hold bag, how much will it cost': the bag's cost
+                    said = _IT.sub(bought.group("what"), clause, count=1)
                 intents.append(Ask(question_text(said, spans)))
                 scope = ""
                 continue

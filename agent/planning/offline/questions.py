@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, replace
 
 from agent.planning.offline.figures import figure_asked
-from agent.planning.offline.text import stem, tokens
+from agent.planning.offline.text import split_units, stem, tokens
 
 
 @dataclass(frozen=True)
@@ -296,7 +296,7 @@ _TOPIC = re.compile(
 
 def analyze(question: str) -> Query:
     """Classify a question and pull out its attribute, entity, noun, filters and where to look."""
-    rest, section, page = split_scope(question)
+    rest, section, page = split_scope(split_units(question))
     query = _classify(_of_form(_direct(rest)))
     topic = _TOPIC.match(query.entity)
     if topic:  # 'the article about the river clean-up': the article is found by what it is about
@@ -436,12 +436,14 @@ def _attribute(core: str) -> tuple[str, str] | None:
         flags=re.I,
     )
     patterns = (
+        (r"^(?:find\s+out\s+)?what\s+(?:did\s+)?(?:the\s+)?(?P<e>.+?)\s+(?:came|come|comes)\s+to$", "price"),
         (
-            r"^how\s+much\s+(?:is|are|does|do|did|was)\s+(?:the\s+|a\s+|an\s+)?(?P<e>.+?)(?:\s+(?:cost|costs|sell\s+for|go\s+"
-            r"for|priced\s+at))?$",
+            r"^how\s+much\s+(?:is|are|does|do|did|was|will|would)\s+(?:the\s+|a\s+|an\s+)?(?P<e>.+?)(?:\s+(?:cost|costs|be|sell\s+for|go\s+"
+            r"for|priced\s+at)(?:\s+(?:last|previous)\s+(?:year|month|week)|\s+(?:a|one|two|three|four|five|\d+)\s+"
+            r"(?:years?|months?)\s+ago|\s+the\s+year\s+before\s+last)?)?$",
             "price",
         ),
-        (r"^what\s+does\s+(?:the\s+|a\s+|an\s+)?(?P<e>.+?)\s+cost$", "price"),
+        (r"^what\s+does\s+(?:the\s+|an?\s+)?(?P<e>.+?)\s+cost(?:\s+(?:per|an?|each)\s+[a-z]+)?$", "price"),
         (
             r"^(?:is|are)\s+(?:the\s+)?(?P<e>.+?)\s+(?:in\s+stock|available|sold\s+out|out\s+of\s+stock)$",
             "stock",

@@ -38,7 +38,7 @@ from agent.planning.offline.segments import (
 )
 from agent.planning.offline.site_search import echoes_search
 from agent.planning.offline.tables import table_answer, table_caption, table_count
-from agent.planning.offline.text import clip, norm, similarity, tokens
+from agent.planning.offline.text import NOT_A_NAME, clip, norm, proper_names, similarity, tokens
 from agent.planning.offline.urls import results_listing
 from agent.planning.offline.values import VALUE_RX, WHEN_ANSWER, first_value, names_someone, page_lines
 from agent.types import Observation
@@ -73,6 +73,11 @@ def answer_question(question: str, observation: Observation) -> Answer:
         answer = _meeting(condition.group(0), again, query, observation) if again.found else answer
     if answer.found and not _names_exactly(query, answer):
         return replace(answer, found=False, text=f'Nothing on the page is about "{query.entity}" exactly.')
+    other = _side_block_of_another(question, answer, observation) if answer.found else ""
+    if other:
+        return replace(answer, found=False, text=f"{answer.text} is said in a side block about {other!r}.")
+    if answer.found and query.value_type == "money" and _starting_price(question, answer, observation):
+        return replace(answer, found=False, text=f"{answer.text} is only a starting price ('from').")
     answer = _of_the_label_asked(question, query, answer) if answer.found else answer
     answer = _of_the_period_asked(question, answer, observation) if answer.found else answer
     if answer.found and any(
@@ -86,6 +91,43 @@ def answer_question(question: str, observation: Observation) -> Answer:
                 text=f"{answer.text} is not it: {class_mismatch(question, said[0], answer.text)}",
             )
     return answer
+
+
+#: A price that is the least of several ('from £32.00 a month', 'prices start at £18'): no one thing's price.
+_FROM = r"(?:from|starting\s+(?:at|from)|start(?:s|ing)?\s+at|as\s+little\s+as|as\s+low\s+as)\s*:?\s*$"
+_ASKS_LEAST = re.compile(
+    r"\b(?:from\s+(?:price|prices|cost)|(?:starting|from)\s+(?:price|at)|prices?\s+start|start(?:s|ing)?\s+(?:at|from)|"
+    r"cheapest|lowest|least|minimum|min)\b",
+    re.I,
+)
+
+
+def _starting_price(question: str, answer: Answer, observation: Observation) -> bool:
+    """Every line the answer stands on gives it as a starting price, and the question does not ask for one."""
+    if _ASKS_LEAST.search(question):
+        return False
+    said = [ln for ln in page_lines(observation) if find_quote(ln, answer.text) >= 0]
+    return bool(said) and all(
+        re.search(_FROM, ln[: find_quote(ln, answer.text)].rstrip(), re.I) for ln in said
+    )
+
+
+def _side_block_of_another(question: str, answer: Answer, observation: Observation) -> str:
+    """The heading of the side block the answer was read in when it names something the question does not
+    ('Oakfield Pool & Gym' beside a question about Millbrook's prices): a side block speaks of other places."""
+    heading = next(
+        (
+            e
+            for e in observation.get("elements") or []
+            if answer.section and visible_text(e) == answer.section
+        ),
+        None,
+    )
+    if heading is None or heading.get("zone") != "aside":
+        return ""
+    asked = set(tokens(question))
+    names = [w for w in proper_names(answer.section) if norm(w) not in asked and not NOT_A_NAME.match(w)]
+    return answer.section if names and not asked & set(tokens(answer.section)) else ""
 
 
 def _of_the_period_asked(question: str, answer: Answer, observation: Observation) -> Answer:

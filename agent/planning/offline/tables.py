@@ -14,7 +14,15 @@ from datetime import date, datetime
 
 from agent.dom.text import GOAL_STOPWORDS
 from agent.planning.offline.columns import column_mismatch, value_shape
-from agent.planning.offline.dates import HOLIDAY, days_said, holiday_on, parse_when, takes_in, value_kind
+from agent.planning.offline.dates import (
+    HOLIDAY,
+    days_said,
+    holiday_on,
+    parse_when,
+    takes_in,
+    value_kind,
+    with_this_year,
+)
 from agent.planning.offline.page import rect, role_of, visible_text
 from agent.planning.offline.questions import Answer, Query, analyze
 from agent.planning.offline.segments import row_class_mismatch
@@ -364,7 +372,7 @@ def _row_answer(
 ) -> tuple[float, Answer] | None:
     """(how well the column is named, the answer) for the row keyed by ``key``; None when no column fits."""
     question = query.question.strip().lower()
-    said = TIME_IDIOM.sub(" ", query.question)
+    said = TIME_IDIOM.sub(" ", with_this_year(query.question, " ".join(h.text for h in headers)))
     row_name = _column_of(key, headers)
     key_words = set(tokens(key.text)) | set(tokens(row_name.text if row_name else ""))
     words = [w for w in tokens(said) if w not in _NOT_COLUMN and w not in key_words]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from functools import lru_cache
 from os.path import commonprefix
 
@@ -47,6 +48,23 @@ def mask_quotes(text: str) -> tuple[str, tuple[str, ...]]:
 def unmask(text: str, spans: tuple[str, ...]) -> str:
     """Put the quoted spans back (without their quotes)."""
     return _MASK_RX.sub(lambda m: spans[int(m.group(1))] if int(m.group(1)) < len(spans) else "", text)
+
+
+def unmask_where(text: str, spans: tuple[str, ...], plain: Callable[[str], bool]) -> str:
+    """Put back (without quotes) only the spans ``plain`` says were quoted as values, not as titles to keep whole
+    (an email address, a name its email spells); the others stay masked, at their indexes."""
+    return _MASK_RX.sub(
+        lambda m: spans[i] if (i := int(m.group(1))) < len(spans) and plain(spans[i]) else m.group(0), text
+    )
+
+
+#: A figure glued to its unit ('23kg', '128GB'): written apart, it matches a page's 'Up to 23 kg'.
+_GLUED_UNIT = re.compile(r"\b(\d+(?:\.\d+)?)(kg|g|mg|cm|mm|km|ml|cl|gb|tb|mb|kw|kwh|mah|lbs?|oz|ft)\b", re.I)
+
+
+def split_units(text: str) -> str:
+    """``text`` with each figure written apart from its unit ('a 23kg bag' -> 'a 23 kg bag')."""
+    return _GLUED_UNIT.sub(r"\1 \2", text)
 
 
 def only_mask(text: str) -> int | None:

@@ -12,17 +12,19 @@ import re
 from typing import Any
 
 from agent.planning.offline.columns import column_mismatch
-from agent.planning.offline.dates import holiday_said
+from agent.planning.offline.dates import holiday_said, with_this_year
 from agent.planning.offline.page import ELEMENT_KINDS, site_words
 from agent.planning.offline.segments import classes_in, nearest_class
 from agent.planning.offline.tables import latest_asked, soonest_asked, soonest_words
 from agent.planning.offline.text import norm, stem
 from agent.planning.offline.urls import results_listing
 from agent.planning.verify.answer_shape import DATE_WRITTEN, PRICE_WORDS, QUOTABLE_VALUE, not_an_answer
+from agent.planning.verify.asked_terms import currency_mismatch, past_time_unsaid
 from agent.planning.verify.labels import said_of_another, unlabelled
 from agent.planning.verify.parts import GoalPart
 
 NOT_ON_PAGE = "is not on the page"
+_KEYS = ("label", "column", "row_key")  # what names a found value, besides its own line
 _ERROR_PAGE = re.compile(
     r"\b(?:[45]\d\d\b|not\s+found|page\s+(?:not|does\s*n[o']t|cannot\s+be)\s+(?:be\s+)?found|server\s+error|"
     r"internal\s+error|forbidden|bad\s+gateway|service\s+unavailable|unauthori[sz]ed|something\s+went\s+wrong|"
@@ -451,6 +453,8 @@ def answer_evidence(
                 or former_price(place, quote, question)
                 or modified_name(part, f"{context} {near}")
                 or qualifier_mismatch(question, context, near)
+                or (currency_mismatch(question, quote, near) if part.get("value_type") == "money" else "")
+                or past_time_unsaid(question, " ".join(str(place.get(k) or "") for k in _KEYS), near, quote)
                 or _units_mismatch(question, f"{context} {near}", heading)
                 or rival_key(str(part.get("question") or ""), context, quote, observation)
                 or said_of_another(str(part.get("question") or ""), place, quote)
@@ -465,7 +469,9 @@ def answer_evidence(
                 or _class_item_of_the_page(part, place, mine[quote])
             ):
                 other = column_mismatch(
-                    str(part.get("question") or ""),
+                    with_this_year(
+                        str(part.get("question") or ""), " ".join(place.get("rival_columns") or [])
+                    ),
                     place.get("column"),
                     list(place.get("rival_columns") or []),
                     str(place.get("row_key") or ""),

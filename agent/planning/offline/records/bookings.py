@@ -16,14 +16,28 @@ from urllib.parse import urljoin
 from agent.planning.base import HistoryItem
 from agent.planning.offline.account_rules import is_login_clause
 from agent.planning.offline.clauses import split_situation
-from agent.planning.offline.dates import MONTH_WORD, TIME_OF_DAY, WEEKDAY_BEFORE
+from agent.planning.offline.dates import MONTH_WORD, TIME_OF_DAY, WEEKDAY_BEFORE, days_said, same_day
 from agent.planning.offline.intents import Click, Search
-from agent.planning.offline.page import is_button, is_link, visible_text
+from agent.planning.offline.page import is_button, is_link, rect, visible_text
+from agent.planning.offline.records.booked_for import (
+    named_before_details,
+    named_by_email,
+    person_named,
+    quoted_people,
+)
 from agent.planning.offline.records.forms import field_label, record_link, search_box
 from agent.planning.offline.records.goal import RecordGoal
 from agent.planning.offline.records.progress import clicked_targets, searched_queries
 from agent.planning.offline.records.row_actions import row_anchor, row_control, says_verb, verb_words
-from agent.planning.offline.text import SENTENCE_BREAK, mask_quotes, norm, proper_names, stem, unmask
+from agent.planning.offline.text import (
+    SENTENCE_BREAK,
+    mask_quotes,
+    norm,
+    proper_names,
+    stem,
+    unmask,
+    unmask_where,
+)
 from agent.types import Element, Observation
 
 I = re.IGNORECASE  # noqa: E741 - short alias keeps the patterns readable
@@ -96,53 +110,12 @@ _COUNT = re.compile(
     r"bottles?|tickets?|seats?|places?|passengers?|months?|copies|items?|units?))\b",
     I,
 )
-#: A person the booking is for, said after the words that introduce one.
-_PERSON = re.compile(
-    r"\b(?:lead\s+[a-z]+|guest|driver|name|passenger|patient|contact|booker|under\s+the\s+name|in\s+the\s+name\s+of|"
-    r"(?:my\s+)?(?:daughter|son|wife|husband|partner|mother|father|mum|dad|friend|colleague)|"
-    r"for)\s*:?\s+(?P<n>(?-i:[A-Z])[a-z'’-]+(?:\s+(?-i:[A-Z])[a-z'’-]+){1,2})\b",
-    I,
-)
-_NOT_NAMES = re.compile(rf"^(?:{_MONTH}|(?:mon|tues|wednes|thurs|fri|satur|sun)day|the|my|our)\b", I)
 #: A note to write: 'For the cover note write: ...', 'message: ...', 'saying ...'.
 _NOTE = re.compile(
     r"\b(?:write|say|add\s+the\s+note|note|message|comment|cover\s+note|special\s+requests?)\s*(?:write|saying)?"
     r"\s*:\s*(?P<t>.+)$|\bsaying\s+(?P<q>\x00\d+\x00)",
     I,
 )
-
-
-_CAPITALISED = re.compile(r"\b(?-i:[A-Z][a-z'’-]+)(?:\s+(?-i:[A-Z][a-z'’-]+)){1,2}\b")
-
-
-def _named_by_email(text: str, emails: list[str]) -> str:
-    """A name said beside an email address its words spell ('Lena Fischer, lena.fischer@example.com')."""
-    for m in _CAPITALISED.finditer(text):
-        words = m.group(0).lower().split()
-        if not _NOT_NAMES.match(m.group(0)) and any(
-            all(w in e.split("@")[0].lower() for w in words) for e in emails
-        ):
-            return m.group(0)
-    return ""
-
-
-#: A name that leads a run of personal details: 'Derek Hammond, born 4 March 1972, phone ...'.
-_LEADS_DETAILS = re.compile(
-    r"(?:^|(?<=[.,;:!?]\s))(?P<n>(?-i:[A-Z][a-z'’-]+)(?:\s+(?-i:[A-Z][a-z'’-]+)){1,2})\s*(?:,|\(|-|–)\s*"
-    r"(?:(?:born|date\s+of\s+birth|dob|aged?|phone|mobile|tel|telephone|e-?mail)\b|b\.|d\.o\.b\.?)",
-    I,
-)
-
-
-def _named_before_details(text: str) -> str:
-    """A name said first in a run of the person's details (born, phone, email), without a word that cues it."""
-    return next(
-        (
-            m.group("n") for m in _LEADS_DETAILS.finditer(text)
-            if not _NOT_NAMES.match(m.group("n")) and m.group("n").split()[0].lower() not in BOOKING_VERBS
-        ),
-        "",
-    )  # fmt: skip
 
 
 def is_booking(goal: RecordGoal) -> bool:
@@ -198,6 +171,11 @@ _BOOKED_ONTO = re.compile(
     r"(?P<to>up\s+(?:for|to|on|onto)|onto|on\s+to|on|into)\s+"
     r"(?P<what>(?!the\s+\d)(?:(?:the|a|an|this|that|next)\b|(?-i:[A-Z])).+)$"
 )
+#: A count of places before what they are for: the tour is booked, the count is chosen ('2 tickets for the tour').
+_COUNTED_FOR = re.compile(
+    r"^(?:\d+|one|two|three|four|five|six)\s+(?:tickets?|places?|seats?|spaces?)\s+(?:for|on|onto|in)\s+(?=\S)",
+    I,
+)
 #: 'report it as a repair on my account', 'report it to Corran Valley Buses lost property for me': what is made.
 _REPORTED = re.compile(
     r"^(?:it|this|that|them)\s+(?:as\s+(?:a|an)\s+(?P<as>[^,.;:]+?)|to\s+(?:the\s+)?(?P<to>[^,.;:]+?))"
@@ -230,6 +208,9 @@ _STATED = re.compile(
 def read_booking(goal: str) -> RecordGoal | None:
     """The goal as a booking made through a form, or None when it asks for none."""
     masked, spans = mask_quotes((goal or "").strip())
+    emails, people = _EMAIL.findall(unmask(masked, spans)), quoted_people(masked, spans)
+    # ('for "Ana Silva" with email "ana.silva@example.org"': quoted details are details, not titles kept whole)
+    masked = unmask_where(masked, spans, lambda s: _EMAIL.fullmatch(s.strip()) is not None or s in people)
     masked = split_situation(masked)  # "We're moving house, so please give notice ...": two sentences
     sentences = [
         part.strip()
@@ -242,9 +223,7 @@ def read_booking(goal: str) -> RecordGoal | None:
         return None
     verb_match = _VERB.match(sentences[head])
     verb = verb_match.group("v").lower()  # type: ignore[union-attr]
-    verb = (
-        "place" if verb.endswith(" on") else verb
-    )  # ('put a hold on X': place a hold, never 'Suspend hold')
+    verb = "place" if verb.endswith(" on") else verb  # ('put a hold on X': place a hold, not 'Suspend hold')
     details = " . ".join(s for n, s in enumerate(sentences) if n == head or not is_login_clause(s))
     settings: list[tuple[str, str]] = []
     text = ""
@@ -279,9 +258,9 @@ def read_booking(goal: str) -> RecordGoal | None:
             settings.append(((m.group("cue") or "phone").lower(), m.group("p").strip()))
     details = _PHONE.sub(" ", details)
     person = (
-        next((m.group("n") for m in _PERSON.finditer(details) if not _NOT_NAMES.match(m.group("n"))), "")
-        or _named_by_email(before_email, emails)
-        or _named_before_details(before_email)
+        person_named(details)
+        or named_by_email(before_email, emails)
+        or named_before_details(before_email, BOOKING_VERBS)
     )
     if person:
         settings.append(("full name", person))
@@ -301,7 +280,9 @@ def read_booking(goal: str) -> RecordGoal | None:
     if verb in ("enrol", "enroll", "sign") and not named:
         return None  # ('enrol me on the workshop': the course's own control, see records.row_actions)
     booked_in = onto or _BOOKED_IN.match(rest)
-    rest = booked_in.group("what") if booked_in else rest
+    rest = _COUNTED_FOR.sub(
+        "", booked_in.group("what") if booked_in else rest
+    )  # ('2 tickets for the tour ...')
     item = re.split(
         r"\s+(?:for|on|from|at|with|arriving|picking|starting|using)\s+|,|:|\s+[-–—]\s+|\s+and\s+(?:i|we)\b",
         rest,
@@ -370,13 +351,39 @@ def booking_step(
     lead = booking_lead(goal, observation, clicked_targets(history))
     if lead is not None:  # ('Book' on the room's own card is told from the others' by what its row says)
         same = [e for e in observation.get("elements") or [] if visible_text(e) == visible_text(lead)]
-        near = row_anchor(goal, lead, observation) if len(same) > 1 else ""
+        near = (
+            (row_anchor(goal, lead, observation) or _day_below(goal, same, observation))
+            if len(same) > 1
+            else ""
+        )
         role = "link" if is_link(lead) else "button"
         return Click(visible_text(lead), role, near=near).step(), "towards the booking form"
     named = proper_names(goal.about)
     if named and search_box(observation) is not None and goal.about.lower() not in searched_queries(history):
         return Search(goal.about).step(), "look the item up with the site's search"
     return None
+
+
+def _day_below(goal: RecordGoal, same: list[Element], observation: Observation) -> str:
+    """The line under one of several links of the same name (search results, cards) that says the day booked
+    ('Saturday 12 December 2026, 11:00' below one 'Curator's tour: Engines of the North' of two), when only one
+    of them has it: the step 'Click X near <it>' then means that one."""
+    asked = [days_said(v)[0] for k, v in goal.settings if k == "date" and days_said(v)]
+    tops = sorted((rect(e) or (0.0, 0.0, 0.0, 0.0))[1] for e in same)
+    found = []
+    for top, below in zip(tops, [*tops[1:], float("inf")], strict=True):
+        found += sorted(
+            [
+                visible_text(e)
+                for e in observation.get("elements") or []
+                if asked
+                and top < (rect(e) or (0.0, -1.0, 0.0, 0.0))[1] < min(below, top + 400)
+                and len(visible_text(e)) <= 200
+                and same_day(asked[0], visible_text(e))
+            ],
+            key=len,
+        )[:1]  # (the shortest: the result's own line, not a block holding it)
+    return found[0] if len(found) == 1 else ""
 
 
 def booking_lead(goal: RecordGoal, observation: Observation, tried: set[str]) -> Element | None:

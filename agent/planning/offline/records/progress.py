@@ -111,7 +111,11 @@ def reread(history: list[HistoryItem], own: tuple[str, ...] = ()) -> bool:
             return False
         m = CLICKED.match(step)
         moved = n > 0 and items[n].get("url") != items[n - 1].get("url")
-        if m and (moved or (items[n].get("effect") or {}).get("url_changed")):  # type: ignore[attr-defined]
+        effect = items[n].get("effect") or {}  # type: ignore[attr-defined]
+        # a link followed to the same address loads the page afresh too ('My account' on the account page)
+        if m and (
+            moved or effect.get("url_changed") or (m.group("role") == "link" and effect.get("navigated"))
+        ):
             return True
     return False
 

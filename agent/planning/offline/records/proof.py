@@ -262,6 +262,18 @@ def read_change(
         ]  # ('You asked for 4 tickets; ... limited to 2')
         hits = [ln for ln in said if _contains(ln, _head(value))] or _option_shown(value, said, goal.who)
         count = re.match(r"^(\d+)\s+[a-z]", value, re.I) if booked else None
+        said_as = (
+            re.compile(rf"\b{re.escape(value)}\b", re.I) if count else None
+        )  # ('4 tickets', not '2:30pm')
+        told = [
+            ln for ln in lines
+            if NOT_AS_ASKED.search(ln) and (said_as.search(ln) if said_as else _contains(ln, value))
+        ]  # fmt: skip
+        if (
+            not hits and told
+        ):  # the page says this value was not the one it took: no form's choice speaks for it
+            reading.unseen.append(f"{value} (the page says: {told[0][:120]})")
+            continue
         if not hits and count and count.group(1) in placed:  # '2 people': chosen as '2' in the booking's form
             reading.seen.append(f"{value!r} chosen in the form")
             continue
