@@ -256,3 +256,25 @@ def test_opening_a_record_after_logging_in_is_still_a_record_to_find():
     parsed = parse_goal("Log in as manager with password shop-manager-1 and open order SO-1003.")
     record = record_goal_of(parsed)
     assert record is not None and (record.op, record.number) == ("open", "SO-1003")
+
+
+def test_when_a_journey_leaves_is_its_departure_time_in_its_leg_s_row():
+    p = Page("https://air.test/manage/booking", "Booking KQ7M4T | Kittiwake Air")
+    p.add("h1", "Booking KQ7M4T", y=60, interactive=False)
+    for n, head in enumerate(["Flight", "Date", "Departs", "Arrives"], start=1):
+        p.add("th", head, x=100 + 160 * n, y=160, w=150, role="columnheader")
+    rows = [
+        ["Outbound", "KW201", "Monday 21 December 2026", "07:55 Glenmouth", "08:40 Skellan"],
+        ["Return", "KW204", "Monday 28 December 2026", "14:35 Skellan", "15:20 Glenmouth"],
+    ]
+    for r, row in enumerate(rows):
+        for n, cell in enumerate(row):
+            p.add("td", cell, x=100 + 160 * n, y=200 + 40 * r, w=150, role="cell")
+    page = p.build()
+    back = answer_question("What time does our flight back from Skellan leave?", page)
+    assert back.found and back.text == "14:35 Skellan"
+    out = answer_question("When does our flight out arrive?", page)
+    assert out.found and out.text == "08:40 Skellan"
+    assert (
+        analyze("When did the parcel leave the depot?").attr != "departure time"
+    )  # (no leg of a journey said)

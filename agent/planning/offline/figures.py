@@ -58,3 +58,29 @@ def figure_asked(core: str) -> tuple[str, str] | None:
     if priced:
         return ("price", f"{priced.group('e').strip()}{priced.group('w') or ''}")
     return None
+
+
+#: 'What time does our flight back from Skellan leave?': the departure time of the return flight from Skellan.
+_TRAVEL_TIME = re.compile(
+    r"^(?:what\s+time|when)\s+(?:does|do|did|will|is)\s+(?:the\s+|our\s+|my\s+|a\s+)?(?P<x>.+?)\s+"
+    r"(?P<v>leave|leaving|depart|departing|go|set\s+off|take\s+off|arrive|arriving|land|get\s+in)(?P<rest>\s+(?:from|to|for|on|at|in|tomorrow|today|tonight|this|next)\b.+)?$",
+    re.I,
+)
+#: A leg of a journey said plainly ('the flight back') as a timetable or a booking names it ('Return').
+_LEG = (
+    (re.compile(r"\b(\w+)\s+back\b", re.I), r"return \1"),
+    (re.compile(r"\b(\w+)\s+out\b", re.I), r"outbound \1"),
+)
+
+
+def travel_time_asked(core: str) -> str:
+    """A question about when a journey leaves or arrives, said as the time a page's column names ('the departure
+    time of the return flight from Skellan'); '' when ``core`` asks no such thing."""
+    m = _TRAVEL_TIME.match(core.strip().rstrip("?.! "))
+    if not m:
+        return ""
+    what = m.group("x") + (m.group("rest") or "")
+    for rx, said in _LEG:
+        what = rx.sub(said, what)
+    kind = "arrival" if re.match(r"arriv|land|get", m.group("v"), re.I) else "departure"
+    return f"what is the {kind} time of the {what.strip()}"

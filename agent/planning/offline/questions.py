@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from agent.planning.offline.figures import figure_asked
+from agent.planning.offline.figures import figure_asked, travel_time_asked
 from agent.planning.offline.text import split_units, stem, tokens
 
 
@@ -262,7 +262,7 @@ def _direct(question: str) -> str:
     """'Tell me how long the warranty is' -> 'how long is the warranty'; 'how much I owe' -> 'what is the
     balance'; other questions as they are."""
     stripped = _REQUEST.sub("", question.strip())
-    core = _FROM_ACCOUNT.sub("", stripped)
+    core = travel_time_asked(_FROM_ACCOUNT.sub("", stripped)) or _FROM_ACCOUNT.sub("", stripped)
     owed = _OWED.match(core)
     if owed:  # ('how much rent do I owe for March': the balance of rent for March; whom is kept when named)
         what = re.sub(r"^(?:money|cash)$", "", (owed.group("what") or "").strip(), flags=re.I)

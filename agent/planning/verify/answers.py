@@ -13,6 +13,7 @@ from typing import Any
 
 from agent.planning.offline.columns import column_mismatch
 from agent.planning.offline.dates import holiday_said, with_this_year
+from agent.planning.offline.figures import travel_time_asked
 from agent.planning.offline.page import ELEMENT_KINDS, site_words
 from agent.planning.offline.segments import classes_in, nearest_class
 from agent.planning.offline.tables import latest_asked, soonest_asked, soonest_words
@@ -470,7 +471,7 @@ def answer_evidence(
             ):
                 other = column_mismatch(
                     with_this_year(
-                        str(part.get("question") or ""), " ".join(place.get("rival_columns") or [])
+                        travel_time_asked(question) or question, " ".join(place.get("rival_columns") or [])
                     ),
                     place.get("column"),
                     list(place.get("rival_columns") or []),
