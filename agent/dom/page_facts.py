@@ -97,6 +97,10 @@ def classify_page(
     if (url or "").startswith("chrome-error:"):
         return "error"
     h1 = " ".join(st.get("h1") or [])
+    if not h1 and "text/plain" in str(st.get("content_type", "")).lower():
+        h1 = " ".join(
+            [line for line in page_text.splitlines() if line.strip()][:2]
+        )  # a text file's first lines head it
     if ERROR_PAGE.search(title or "") or (ERROR_PAGE.search(h1) and len(elements) < 60):
         return "error"
 

@@ -19,6 +19,8 @@ MAX_ERROR_MESSAGE_CHARS = 300
 ERROR_PAGE = re.compile(
     r"(?:\b(?:not found|page not found|server error|internal error|access denied|forbidden|bad gateway|"
     r"service unavailable|this site can.t be reached|err_[a-z_]+|something went wrong|page unavailable)\b|"
+    r"^\W*(?:sorry\W+)?(?:this|that|the)\s+(?:page|product|item|listing)\s+(?:you\s+(?:want(?:ed)?|asked\s+for|"
+    r"are\s+looking\s+for)\s+)?(?:is|has\s+been|was)\s+(?:gone|removed|deleted)\b|"
     r"^\W*(?:error\W*)?(?:4\d\d|5\d\d)\b|\b(?:4\d\d|5\d\d)\s*(?:error|[-:|–—]))",
     re.I,
 )

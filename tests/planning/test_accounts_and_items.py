@@ -10,12 +10,11 @@ import pytest
 
 from agent.planning.offline.grammar import parse_goal
 from agent.planning.offline.intents import Submit, TypeText
+from agent.planning.offline.records.confirming import acknowledgement, confirm_typing
 from agent.planning.offline.records.finding import find_record
 from agent.planning.offline.records.goal import read_record_goal
 from agent.planning.offline.records.progress import placed_values
 from agent.planning.offline.records.row_actions import (
-    acknowledgement,
-    confirm_typing,
     item_link,
     own_details,
     page_control,

@@ -13,7 +13,8 @@ from agent.planning.offline.page import site_words
 from agent.planning.offline.questions import Query
 from agent.planning.offline.records.bookings import detailed, is_booking, read_booking
 from agent.planning.offline.records.fills import plan_fills
-from agent.planning.offline.records.plan import plan_record, record_goal_of
+from agent.planning.offline.records.plan import plan_record
+from agent.planning.offline.records.which import record_goal_of
 from agent.planning.offline.tables import table_answer
 from agent.planning.verify.parts import goal_parts
 from tests.planning.pages import Page

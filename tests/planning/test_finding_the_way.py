@@ -14,7 +14,7 @@ from agent.planning.offline.navigator import next_move, ranked_links
 from agent.planning.offline.questions import analyze
 from agent.planning.offline.reading import answer_question
 from agent.planning.offline.records.addresses import numbered_address
-from agent.planning.offline.records.plan import record_goal_of
+from agent.planning.offline.records.which import record_goal_of
 from agent.planning.offline.site_search import says_no_results
 from agent.planning.offline.values import labelled_value
 from agent.planning.offline.vocabulary import label_forms

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from agent.planning.offline.grammar import parse_goal
 from agent.planning.offline.records.fills import not_offered, plan_fills
-from agent.planning.offline.records.plan import record_goal_of
 from agent.planning.offline.records.proof import read_change, refusal
+from agent.planning.offline.records.which import record_goal_of
 from tests.planning.pages import Page
 
 YOGA = "Book me on the yoga class on Tuesday 17 March 2026 - name Ravi Kumar, email ravi.kumar@example.org"

@@ -12,8 +12,8 @@ from agent.planning.offline.page import field_hint
 from agent.planning.offline.records.bookings import booking_lead, form_page_words, other_form, read_booking
 from agent.planning.offline.records.fills import plan_fills
 from agent.planning.offline.records.forms import made_now_link
-from agent.planning.offline.records.plan import record_goal_of
 from agent.planning.offline.records.proof import _contains, _head
+from agent.planning.offline.records.which import record_goal_of
 from tests.planning.pages import Page
 
 WINDOW = (

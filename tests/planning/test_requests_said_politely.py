@@ -17,8 +17,8 @@ from agent.planning.offline.questions import analyze
 from agent.planning.offline.records.bookings import read_booking
 from agent.planning.offline.records.fills import plan_fills
 from agent.planning.offline.records.goal import read_record_goal
-from agent.planning.offline.records.plan import record_goal_of
 from agent.planning.offline.records.proof import _option_shown
+from agent.planning.offline.records.which import record_goal_of
 from agent.planning.verify.parts import answer_part
 from tests.planning.pages import Page
 
@@ -107,6 +107,12 @@ def test_words_that_only_look_like_courtesy_are_kept(goal, kept):
         ("how much do I owe on my loan?", "what is the balance of my loan"),
         ("How much is my next storage invoice going to be?", "how much is my next storage invoice"),
         ("How much will the final bill be?", "how much is the final bill"),
+        (
+            "Can you check how much my next quarterly bill is going to be?",
+            "how much is my next quarterly bill",
+        ),
+        ("find out how much our deposit is going to be", "how much is our deposit"),
+        ("check how much it is going to be", "check how much it is going to be"),
     ],
 )
 def test_what_is_owed_and_what_will_be_are_read_plainly(question, asked):
@@ -306,3 +312,13 @@ def test_the_next_row_is_of_the_kind_the_question_names_and_by_the_day_still_to_
     assert answer.found and answer.text == "£109.95", answer
     answer = answer_question("How much is my next invoice", p.build())
     assert answer.found and answer.text == "£12.00", answer
+
+
+def test_a_member_at_a_business_with_details_in_brackets_logs_in_first():
+    parsed = parse_goal(
+        "Hello, I'm a customer at Ferndale Garden Centre (loyalty number FG-55120, password Primrose-3). "
+        "What is my points balance?"
+    )
+    assert parsed.understood, parsed.unknown
+    typed = [(i.field, i.text) for i in parsed.intents if isinstance(i, TypeText)]
+    assert ("password", "Primrose-3") in typed and any(t == "FG-55120" for _, t in typed)

@@ -6,11 +6,12 @@ from __future__ import annotations
 from agent.planning.offline.grammar import parse_goal
 from agent.planning.offline.intents import Ask, TypeText
 from agent.planning.offline.questions import analyze
+from agent.planning.offline.records.confirming import acknowledgement
 from agent.planning.offline.records.goal import read_record_goal
-from agent.planning.offline.records.plan import leading_intents, record_goal_of
+from agent.planning.offline.records.plan import leading_intents
 from agent.planning.offline.records.progress import CLICKED
 from agent.planning.offline.records.proof import read_change, refusal
-from agent.planning.offline.records.row_actions import acknowledgement
+from agent.planning.offline.records.which import record_goal_of
 from agent.planning.offline.values import VALUE_RX, value_by_label_words
 from tests.planning.pages import Page
 

@@ -90,3 +90,30 @@ def test_a_request_like_that_is_the_service_the_news_describes():
         "How much is each request like that?"
     )
     assert not parsed.understood
+
+
+def test_cancel_it_is_about_what_the_situation_says_will_be_missed():
+    said = {
+        "We've got a family wedding that weekend, so we won't make Sunday's swimming lesson. Please cancel that "
+        "booking for us.": "Sunday's swimming lesson",
+        "I can no longer attend the pottery taster on 3 March, so could you cancel my place for it?": (
+            "the pottery taster on 3 March"
+        ),
+        "I'll have to miss the book club on Tuesday. Cancel it please.": "the book club on Tuesday",
+    }
+    for goal, about in said.items():
+        record = read_record_goal(goal)
+        assert record is not None and record.op == "cancel", goal
+        assert record.about == about, (goal, record.about)
+    # a named record is never replaced by the situation
+    record = read_record_goal(
+        "I can't make it on Friday, so please cancel my booking for the Friday yoga class."
+    )
+    assert record is not None and "yoga" in record.about
+
+
+def test_a_request_after_the_situation_can_be_said_as_a_need():
+    record = read_record_goal(
+        "My dentist moved my appointment, so I need to cancel the eye test booking that's still pending."
+    )
+    assert record is not None and record.op == "cancel" and "eye test" in record.about

@@ -97,14 +97,15 @@ async (arg) => {
     // page names the subject itself (its heading, another item called just that, or a line saying it without
     // those words: 'The Trailhead 2 tent itself is being re-weighed') is a look-alike, not the subject.
     if (!words.length) return false;
-    const name = nameOf(item) || (item.tagName === "DD" ? labelOf(item) : "");
+    const own = nameOf(item) || (item.tagName === "DD" ? labelOf(item) : "");
+    const name = own || lineName((itemText(item).split("\n").find((l) => hasQ(l))) || "");
     // a name ending in a word the subject lacks is another thing of that name when the item says nothing of
     // what is asked of it ('Engines of the North exhibition book' for a concession ticket to the exhibition)
     const last = tokens(name).pop() || "";
     const said = low(itemText(item) + " " + document.title);
-    if (name && holds(name + " " + document.title) && /^\p{L}{3,}$/u.test(last) &&
+    if (own && holds(name + " " + document.title) && /^\p{L}{3,}$/u.test(last) &&
         extraWords(name).includes(last) && words.some((w) => !named(said, w) && named(pageText(), w))) return true;
-    const extra = name && holds(name) ? extraWords(name) : [];
+    const extra = name && holds(name) ? (own ? extraWords(name) : addedWords(name, underH1(item))) : [];
     if (!extra.length) return false;
     const h1 = document.querySelector("h1");
     const alone = (el) => !el.contains(item) && !item.contains(el) && holds(el.innerText || "") &&
@@ -387,7 +388,7 @@ async (arg) => {
           const why = lookAlike(n) ? LOOK_ALIKE
             : rowNamedOtherwise(n, start) || rival(n, true);
           if (why) return { ok: false, block: describe(n), block_text: norm(n.innerText).slice(0, 300), why };
-        }
+        } else if (lineLookAlike(start)) return { ok: false, block: describe(n), block_text: norm(n.innerText).slice(0, 300), why: LOOK_ALIKE };
         return { ok: true, block: describe(n), block_text: norm(n.innerText).slice(0, 300) };
       }
       const role = (n.getAttribute && n.getAttribute("role")) || "";
@@ -440,6 +441,7 @@ async (arg) => {
     if (!table || dayColumn(table) < 0 || soonestRow(tr)) return verdict;
     return { ...verdict, ok: false, why: "it sits in a row of another day than the next one" };
   };
+  /*@include text_lines.js*/
   const SIDE = "aside,nav,footer,header,dialog,[role=complementary],[role=navigation],[role=contentinfo],[role=banner],[role=dialog]";
   const found = [];
   if (q) {
@@ -457,7 +459,7 @@ async (arg) => {
       const struck = !!el.closest("del,s,strike") || /line-through/.test(getComputedStyle(el).textDecorationLine || "");
       found.push({ element: describe(el), text: norm(el.innerText).slice(0, 200), label: norm(labelOf(el)).slice(0, 200),
                    line: norm(line.innerText).slice(0, 300), struck,
-                   ...(side ? { ok: false, block: describe(side), why: "it sits outside the page's main content" } : judgeDay(el)), ...columnOf(el) });
+                   ...(side ? { ok: false, block: describe(side), why: "it sits outside the page's main content" } : textVerdict(el) || judgeDay(el)), ...columnOf(el) });
     }
   }
   const lists = [];

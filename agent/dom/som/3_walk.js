@@ -12,7 +12,8 @@
           if (hid === null) hid = textHidden(el, st, ctx);
           if (hid) continue;
           const c = collapse(s);
-          pt(c);
+          // preformatted text keeps its lines (a .txt file's lines are its blocks)
+          pt(/\n/.test(s) && /^(pre|pre-wrap|pre-line|break-spaces)$/.test((st && st.whiteSpace) || '') ? s.split('\n').map(collapse).join('\n') : c);
           if (out.length < TEXT_LIM) out += c;
         } else if (k.nodeType === 1) {
           const t = walkEl(k, ctx, cursor);

@@ -100,8 +100,9 @@ def _answer_attribute(query: Query, observation: Observation, lines: list[str]) 
         if named_figure:
             return Answer(True, named_figure[0], f"{subject}: {named_figure[1]}")
         if rx is not None:
-            value = (value_for(observation, anchor, rx, entity) if anchor else None) or value_near_lines(
-                lines, entity, rx
+            lined = anchor is not None and anchor.get("tag") == "pre"  # (a text file's lines are its items)
+            value = (value_for(observation, anchor, rx, entity) if anchor and not lined else None) or (
+                value_near_lines(lines, entity, rx)
             )
             if value:
                 return Answer(True, _yes_no(query, value), f"{subject}: {value}")

@@ -15,8 +15,34 @@ from agent.planning.offline.text import SENTENCE_BREAK
 #: Where a request starts after the situation in one sentence: "Clover's teeth seem fine now so please cancel ...",
 #: "... yet - please renew the DVD".
 REQUEST_AFTER_SITUATION = re.compile(
-    r"\s*,?\s+(?:so|[-\u2013\u2014])\s+(?=(?:please|can\s+you|could\s+you|would\s+you)\b)", re.I
+    r"\s*,?\s+(?:so|[-\u2013\u2014])\s+(?=(?:please|can\s+you|could\s+you|would\s+you|(?:i|we)\s+(?:need|want|would\s+like|['’]d\s+like)"
+    r"\s+(?:you\s+)?to)\b)",
+    re.I,
 )
+
+#: What the user says they will miss ('I won't make Saturday's yoga', 'I can't make the late talk on 10 December
+#: any more', 'we'll have to miss the quiz night'): the booking that 'cancel it' or 'that booking' is about.
+_MISSED = re.compile(
+    r"\b(?:(?:won['’]?t|will\s+not|can['’]?t|cannot|can\s+no\s+longer|could\s*n['’]?t|no\s+longer|(?:am|['’]m)\s+"
+    r"(?:not\s+able|unable)\s+to)\s+(?:be\s+able\s+to\s+)?(?:make(?:\s+it\s+to)?|attend|come\s+to|go\s+to|get\s+to|"
+    r"be\s+at)|(?:i|we)(?:['’]ll|\s+will)\s+(?:have\s+to\s+)?miss)\s+(?P<x>[^,;.!?\x00]+?)"
+    r"(?=\s+(?:any\s*more|after\s+all|now|this\s+time|so|and|but|because|as)\b|\s*[,;.!?]|$)",
+    re.I,
+)
+
+#: A request that names its record only by pointing back: 'cancel it', 'that booking for me', 'my place for it'.
+POINTS_BACK = re.compile(
+    r"^(?:(?:my|our|that|this|the)\s+(?:booking|place|reservation|ticket|appointment|session|order)(?:\s+for\s+"
+    r"(?:it|that|this))?|it|that|this)(?:\s+(?:please|now|too|for\s+(?:me|us)))*$",
+    re.I,
+)
+
+
+def missed_event(text: str) -> str:
+    """The one event the user says they will miss, as they name it ('' when they name none, or several)."""
+    m = _MISSED.search(text or "")
+    x = m.group("x").strip() if m else ""
+    return "" if re.fullmatch(r"it|that|this|them", x, re.I) or re.search(r"\s(?:or|and)\s|,", x) else x
 
 
 _HARD_SPLIT = re.compile(

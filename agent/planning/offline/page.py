@@ -328,6 +328,13 @@ def site_words(observation: Mapping[str, Any]) -> set[str]:
         box = el.get("bbox") or [0, 0, 0, 0]
         top = (el.get("zone") or "main") in ("header", "nav") or float(box[1]) < 120
         text = str(el.get("text") or el.get("name") or "").strip()
+        # a logo with its motto ('Fenwick Pharmacy Your local ...'): its leading words the title repeats
+        if len(text) > 60:
+            lead = text.split()[:6]
+            kept = next(
+                (k for k, w in enumerate(lead) if not re.search(rf"\b{re.escape(w.lower())}\b", title)), 6
+            )
+            text = " ".join(lead[:kept])
         if parts.path not in ("", "/") or parts.query or not top or not text or len(text) > 60:
             continue
         if norm(text) in _HOME_WORDS:

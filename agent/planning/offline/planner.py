@@ -49,7 +49,8 @@ from agent.planning.offline.records.counts import plan_count
 from agent.planning.offline.records.fields import record_field_answer
 from agent.planning.offline.records.finding import record_lookup, record_page_first
 from agent.planning.offline.records.goal import RecordGoal
-from agent.planning.offline.records.plan import leading_goal, plan_record, record_goal_of
+from agent.planning.offline.records.plan import leading_goal, plan_record
+from agent.planning.offline.records.which import record_goal_of
 from agent.planning.offline.reveal import reveal_step, reveals_done
 from agent.planning.offline.semantic import take_note
 from agent.planning.offline.split_dates import split_date_steps, split_done

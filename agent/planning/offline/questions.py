@@ -244,11 +244,12 @@ _BUSINESS_WORDS = frozenset(
     "mobile broadband rail railway airlines airways hotel hotels hire rentals lettings estates agency authority "
     "department office".split()
 )
-#: A price asked of the future: 'how much is my next invoice going to be', 'how much will the bill be' (never of
-#: 'it', which the situation says, nor of a thing's part: 'the Saturday hire of the main hall').
+#: A price asked of the future: 'how much is my next invoice going to be', 'how much will the bill be' (never of 'it'
+#: (the situation's), nor of a thing's part: 'the Saturday hire of the main hall'); also in the indirect order.
 _WILL_BE = re.compile(
     r"^how\s+much\s+(?:(?:is|are)\s+(?P<x>(?!(?:it|that|this|they|these|those)\b)[^?]+?)\s+going\s+to|"
-    r"will\s+(?P<y>(?!(?:it|that|this|they|these|those)\b)[^?]+?))\s+(?:be|cost)\s*[?.!]*$",
+    r"will\s+(?P<y>(?!(?:it|that|this|they|these|those)\b)[^?]+?)|(?P<z>(?:my|our|the|your)\s+[^?]+?)\s+"
+    r"(?:is|are)\s+going\s+to)\s+(?:be|cost)\s*[?.!]*$",
     re.I,
 )
 #: Where an account question says to look, which names no part of the answer: 'from my Clearway pupil account'.
@@ -276,8 +277,8 @@ def _direct(question: str) -> str:
         of = " ".join(p for p in (what, x, whom) if p)
         return f"what is the balance of {of}" if of else "what is the balance"
     future = _WILL_BE.match(core)
-    if future and " of " not in (future.group("x") or future.group("y")):
-        return f"how much is {future.group('x') or future.group('y')}"
+    if future and " of " not in (thing := future.group("x") or future.group("y") or future.group("z")):
+        return f"how much is {thing}"
     m = _INDIRECT.match(core)
     if m:
         return f"{m.group('wh')} {m.group('v')} {m.group('np')}"

@@ -135,8 +135,15 @@ def entity_lines(lines: list[str], entity: str) -> list[int]:
     return [n for s, n in scored if s >= best - 0.02]
 
 
+def _added_words(line: str, entity: str, rx: re.Pattern[str]) -> int:
+    """How many words the line's name (before its first value) adds to the entity: 'Harbour lamp Pro: £79.00'
+    adds one to 'Harbour lamp', so 'Harbour lamp: £45.00' is read first."""
+    m = rx.search(line)
+    return len(set(tokens(line[: m.start()] if m else line)) - set(tokens(entity)) - MONEY_NOUNS)
+
+
 def value_near_lines(lines: list[str], entity: str, rx: re.Pattern[str]) -> str | None:
-    for n in entity_lines(lines, entity):
+    for n in sorted(entity_lines(lines, entity), key=lambda n: _added_words(lines[n], entity, rx)):
         same = first_value(lines[n], rx, after=entity)
         if same:
             return same

@@ -13,10 +13,11 @@ from agent.planning.offline.page import is_heading, visible_text
 from agent.planning.offline.records.delete import delete_confirmed, deletion_shown
 from agent.planning.offline.records.forms import on_record, record_words
 from agent.planning.offline.records.goal import RecordGoal
-from agent.planning.offline.records.plan import own_save_words, record_goal_of
+from agent.planning.offline.records.plan import own_save_words
 from agent.planning.offline.records.progress import placed_values, reread, saves_sent
 from agent.planning.offline.records.proof import identity, read_change
 from agent.planning.offline.records.row_actions import acted_at, action_shown, by_row, done_words
+from agent.planning.offline.records.which import record_goal_of
 from agent.planning.offline.text import proper_names
 
 Proof = tuple[dict[str, Any] | None, str]

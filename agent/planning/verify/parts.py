@@ -37,7 +37,8 @@ from agent.planning.offline.intents import (
 )
 from agent.planning.offline.items import qualifiers
 from agent.planning.offline.questions import analyze
-from agent.planning.offline.records.plan import leading_intents, record_goal_of
+from agent.planning.offline.records.plan import leading_intents
+from agent.planning.offline.records.which import record_goal_of
 from agent.planning.offline.tables import soonest_asked
 from agent.planning.offline.text import NOT_A_NAME, TIME_IDIOM, proper_names
 from agent.planning.verify.changes import change_part

@@ -9,10 +9,11 @@ from agent.planning.offline.intents import TypeText
 from agent.planning.offline.records.bookings import read_booking
 from agent.planning.offline.records.finding import subject_link
 from agent.planning.offline.records.goal import read_record_goal
-from agent.planning.offline.records.plan import leading_intents, plan_record, record_goal_of
+from agent.planning.offline.records.plan import leading_intents, plan_record
 from agent.planning.offline.records.progress import pending_save, reread
 from agent.planning.offline.records.proof import read_change, refusal
 from agent.planning.offline.records.restate import restate
+from agent.planning.offline.records.which import record_goal_of
 from tests.planning.pages import Page
 
 

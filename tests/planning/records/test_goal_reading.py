@@ -7,7 +7,7 @@ import pytest
 
 from agent.planning.offline import parse_goal
 from agent.planning.offline.records.goal import read_record_goal
-from agent.planning.offline.records.plan import record_goal_of
+from agent.planning.offline.records.which import record_goal_of
 
 
 def test_titled_with_field_value():

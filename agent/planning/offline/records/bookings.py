@@ -284,7 +284,8 @@ def read_booking(goal: str) -> RecordGoal | None:
         "", booked_in.group("what") if booked_in else rest
     )  # ('2 tickets for the tour ...')
     item = re.split(
-        r"\s+(?:for|on|from|at|with|arriving|picking|starting|using)\s+|,|:|\s+[-–—]\s+|\s+and\s+(?:i|we)\b",
+        r"\s+(?:for|on|from|at|with|arriving|picking|starting|using)\s+|,|:|\s+[-–—]\s+|"
+        r"\s+and\s+(?:i|we|have|get|make|keep|send|let)\b",  # ('... again and have it ready to collect at X')
         rest,
         flags=I,
     )[0]

@@ -13,6 +13,7 @@ from agent.dom.text import GOAL_STOPWORDS
 from agent.planning.offline import page as kinds
 from agent.planning.offline.dates import days_said, value_kind
 from agent.planning.offline.page import MONEY_RX
+from agent.planning.offline.records.confirming import NOT_ASKED
 from agent.planning.offline.records.forms import (
     OPTION_MATCH,
     TITLE_WORDS,
@@ -217,6 +218,25 @@ def _said_radios(goal: RecordGoal, fields: list[Element], taken: set[int]) -> li
     return [
         Fill(e, field_label(e), "check", "option") for e in chosen if e is not None and not e.get("checked")
     ]
+
+
+def item_words(about: str) -> set[str]:
+    """The words that name an item to order or request ('my amlodipine again': amlodipine)."""
+    return {
+        w for w in tokens(re.sub(r"\b(?:again|more|some|another|repeat|of)\b", " ", about)) if len(w) >= 4
+    }
+
+
+def _ticked_item(goal: RecordGoal, fields: list[Element], taken: set[int]) -> list[Fill]:
+    """Of a list of things to tick, the one box the goal's item names ('order my amlodipine again' ticks
+    'Amlodipine 5mg tablets'): every word of the item in its label, and no other box's."""
+    item = item_words(goal.about)
+    named = [
+        e for e in fields
+        if kinds.role_of(e) == "checkbox" and int(e.get("id") or -1) not in taken and not e.get("disabled")
+        and item and item <= set(tokens(field_label(e))) and not NOT_ASKED.search(field_label(e))
+    ]  # fmt: skip
+    return [Fill(named[0], field_label(named[0]), "check", "item")] if len(named) == 1 else []
 
 
 def _closest(wording: str, options: list[Element]) -> Element | None:
@@ -435,6 +455,7 @@ def plan_fills(goal: RecordGoal, observation: Observation) -> tuple[list[Fill], 
         taken = {int(f.element.get("id") or -1) for f in fills}
         fills += _goal_options(goal, fields, taken)
         if goal.verb and goal.op == "create":
+            fills += _ticked_item(goal, fields, taken) if goal.about else []
             fills += _said_radios(goal, fields, taken)
             fills += _radios_by_meaning(goal, fields, {int(f.element.get("id") or -1) for f in fills})
     chosen = [f.value for f in fills] + [str(e.get("value") or "") for e in fields if kinds.is_select(e)]

@@ -48,6 +48,11 @@ def find_record(
         return next_steps(
             [Click(visible_text(link), "link").step()], "the link that best matches the record", raw
         )
+    # the user's own bookings and orders are in their list of them ('My bookings'), never in the site's search
+    own = (goal.noun.split() or [""])[-1] in RECORD_PLACES and goal.op in ("cancel", "act")
+    listing = listing_link(goal, observation, tried) if own else None
+    if listing is not None:
+        return next_steps([Click(visible_text(listing), "link").step()], "the user's own list of them", raw)
     address = numbered_address(goal.number, observation)
     if address and not any(h.get("plan_step") == Navigate(address).step() for h in history):
         return next_steps(

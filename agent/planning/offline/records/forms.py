@@ -136,7 +136,16 @@ def option_of(el: Element, value: str) -> str:
     if same_time is not None:
         return same_time
     scored = sorted(((similarity(value, o), o) for o in options), reverse=True)
-    return scored[0][1] if scored and scored[0][0] >= OPTION_MATCH else ""
+    if scored and scored[0][0] >= OPTION_MATCH:
+        return scored[0][1]
+    place = without_place_noun(value)
+    return option_of(el, place) if place != value else ""  # ('the Moorside branch': 'Collect from Moorside')
+
+
+def without_place_noun(value: str) -> str:
+    """A place said with what kind of place it is ('the Moorside branch'), as lists and records name it."""
+    kinds_of_place = r"branch|store|shop|office|depot|outlet|site"
+    return re.sub(rf"^(?:the\s+)?(.+?)\s+(?:{kinds_of_place})$", r"\1", value, flags=re.I)
 
 
 _ITEM_MARK = re.compile(r"^(?P<indent>\s*)(?:(?P<bullet>[-*•+])|(?P<n>\d+)(?P<dot>[.)]))\s+")

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from agent.planning.offline.account_rules import is_login_clause
-from agent.planning.offline.clauses import split_situation
+from agent.planning.offline.clauses import POINTS_BACK, missed_event, split_situation
 from agent.planning.offline.dates import date_span
 from agent.planning.offline.records.invites import invitation
 from agent.planning.offline.records.restate import restate
@@ -298,7 +298,7 @@ def read_record_goal(goal: str) -> RecordGoal | None:
         masked,
     )
     sentences = [s for s in _SENTENCES.split(masked) if s.strip()]
-    op, rest, described, verb = "", "", "", ""
+    op, rest, described, verb, requests = "", "", "", "", 0
     for sentence in sentences:
         context = _CONTEXT.match(sentence)
         if context:  # 'In the wiki, make a new page ...', 'On the CodingStyle wiki page, ...'
@@ -308,13 +308,12 @@ def read_record_goal(goal: str) -> RecordGoal | None:
         if comma and is_login_clause(head):  # 'Using dana@x.io / pw, invite ...'
             sentence = tail
         found, after = _op_of(sentence)
+        requests += bool(found)
         if found and not op:
             op, rest = found, after
             verb = _FILLERS.sub("", sentence.strip()).split(" ", 1)[0].lower()
         elif not found and not op and not is_login_clause(sentence) and not _FIRST_PERSON.match(sentence):
-            described = (
-                f"{described} {sentence}".strip()
-            )  # (not "I've switched email providers": the user's news)
+            described = f"{described} {sentence}".strip()  # (not "I've switched email providers": news)
     search = _SEARCH.search(masked)
     first_found = bool(_FOUND.search(masked))
     if not op and search and first_found:
@@ -353,7 +352,8 @@ def read_record_goal(goal: str) -> RecordGoal | None:
     about = ""
     noun = ""
     adds = False
-    for m in _DESCRIBED.finditer(f"{described} . {body}"):
+    missed = missed_event(masked) if POINTS_BACK.match(body.strip(" .!?")) and requests == 1 else ""
+    for m in _DESCRIBED.finditer(body if missed else f"{described} . {body}"):  # (the situation is no record)
         if m.group("how").lower() in ("titled", "called", "named", "with the title") and op == "create":
             continue
         noun = m.group("noun")
@@ -432,10 +432,8 @@ def read_record_goal(goal: str) -> RecordGoal | None:
             I,
         )
         about = target.group("d") if target and op == "append" else ""
-    names_own = op in ("act", "cancel") and bool(
-        _OWN_WORDS.sub(" ", body).split()
-    )  # ('her vet ... on the 10th')
-    if not about and not number and described and op != "create" and not names_own:
+    names_own = op in ("act", "cancel") and bool(_OWN_WORDS.sub(" ", body).split())  # 'her vet ... the 10th'
+    if not about and not number and described and op != "create" and not names_own and not missed:
         about = _PREDICATE.sub(
             "", ARTICLE.sub("", described.strip(" .,"))
         ).strip()  # 'The dark mode colours ... are fixed now.'
@@ -455,6 +453,8 @@ def read_record_goal(goal: str) -> RecordGoal | None:
         )
         about = item.group("d") if item else ARTICLE.sub("", re.sub(r"^my\s+", "", body, flags=I))
         noun = noun or (item.group("n").split() or [""])[-1].lower() if item else noun
+    if missed:  # ('cancel it'): what the user says they will miss, a booking
+        about, noun = missed, noun or "booking"
     about = "" if search else _PAGE_WORD.sub("", about).strip()
     named = _NAMED.search(f"{described} . {body}") if not (about or number or search) else None
     if named and op != "create":

@@ -8,11 +8,11 @@ the translate node grounds it like any other. The plan is a pure function of the
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 from agent import terminals
-from agent.dom.text import FUNCTION_WORDS
 from agent.planning.base import HistoryItem, PlanRequest, PlanResult
 from agent.planning.offline.grammar import ParsedGoal
 from agent.planning.offline.intents import (
@@ -26,15 +26,14 @@ from agent.planning.offline.intents import (
     TypeText,
     Wait,
 )
-from agent.planning.offline.page import is_link, visible_text
+from agent.planning.offline.page import is_link, site_words, visible_text, without_site_name
 from agent.planning.offline.records.bookings import (
     booking_step,
-    detailed,
     form_page_words,
     is_booking,
     other_form,
-    read_booking,
 )
+from agent.planning.offline.records.confirming import acknowledgement, confirm_typing, reason_choice
 from agent.planning.offline.records.delete import (
     asks_to_confirm,
     confirm_control,
@@ -42,7 +41,6 @@ from agent.planning.offline.records.delete import (
     delete_started,
     deletion_shown,
 )
-from agent.planning.offline.records.edits import read_text_edit
 from agent.planning.offline.records.fills import not_offered, plan_fills
 from agent.planning.offline.records.finding import (
     CREATING,
@@ -82,12 +80,10 @@ from agent.planning.offline.records.progress import (
 )
 from agent.planning.offline.records.proof import CONFLICT, booked_form_still_shown, identity, read_change
 from agent.planning.offline.records.row_actions import (
-    acknowledgement,
     acted_at,
     action_shown,
     agree_control,
     by_row,
-    confirm_typing,
     item_link,
     own_details,
     own_list_link,
@@ -107,45 +103,6 @@ _LOGIN_FIELD = re.compile(
 )
 #: A booking's form goes in stages (book, search, choose, details, confirm): each one's button counts as a save.
 MAX_BOOKING_SAVES = 6
-
-
-def record_goal_of(parsed: ParsedGoal) -> RecordGoal | None:
-    """The record operation of a goal: in what the grammar cannot read, or in a goal that describes a record
-    (the grammar would only guess a click or a typing from its words)."""
-    edit = read_text_edit(parsed.goal)
-    if edit is not None:
-        return edit
-    booking = read_booking(parsed.goal)
-    if booking is not None and (not parsed.understood or detailed(booking)):
-        return booking  # (the grammar reads 'book X for <name>' alone; a day, a time or a phone is a form's)
-    whole = read_record_goal(parsed.goal)
-    if parsed.understood:
-        if whole is not None and whole.op == "open" and _fills_after_opening(parsed.intents):
-            return None  # 'open X, then type ... and click ...': opening is one of the steps the grammar read
-        if whole is not None and own_details(whole) and _one_plain_change(whole):
-            return whole  # 'update my mobile number to X': the grammar would type X wherever it stands
-        return whole if whole is not None and (whole.about or whole.number or whole.search) else None
-    if not parsed.unknown:
-        return None
-    return read_record_goal(". ".join(parsed.unknown)) or whole
-
-
-def _one_plain_change(goal: RecordGoal) -> bool:
-    """The goal changes one field to a value that is one ('update my email to x and my phone to y' is two, which
-    the record reading would make one change to 'number')."""
-    said = goal.said.lower()
-    return (
-        len(goal.settings) == 1
-        and not re.search(r"\band\s+(?:my|the|our)\s+[\w -]{2,30}?\s+(?:to|is\s+now)\s", said)
-        and all(len(v) > 1 and v.lower() not in FUNCTION_WORDS for v in goal.values)
-    )
-
-
-def _fills_after_opening(intents: tuple[Intent, ...]) -> bool:
-    """Values are typed after the page is opened ('Open the workshop, then type "Dana" into "Your name"'): a
-    form on it is filled, not a record looked up (a log-in's typing before it does not count)."""
-    opened = next((n for n, i in enumerate(intents) if isinstance(i, Click)), None)
-    return opened is not None and any(isinstance(i, TypeText) for i in intents[opened + 1 :])
 
 
 def _logins(actions: list[Intent]) -> list[Intent]:
@@ -210,6 +167,8 @@ def plan_record(request: PlanRequest, goal: RecordGoal) -> PlanResult:
     """Next steps for a record goal on this page, or its end (proven, or unmet with what the page said)."""
     observation: Observation = request.get("observation") or {}
     history = list(request.get("history") or [])
+    if goal.about:  # ('the order waiting for approval at Fenwick Pharmacy' on Fenwick Pharmacy's own pages)
+        goal = replace(goal, about=without_site_name(goal.about, site_words(observation)))
     raw: dict[str, Any] = {
         "record": {"op": goal.op, "about": record_words(goal), "values": list(goal.values)}
     }
@@ -332,6 +291,8 @@ def _row_action(
         if agree is not None:
             box, typed = acknowledgement(observation), confirm_typing(goal, observation)
             ticks = [SetCheck(visible_text(box)).step()] if box is not None else []
+            why = reason_choice(goal, observation)  # ('Why are you cancelling?': the goal says why)
+            ticks += [SelectOption(why[1], why[0]).step()] if why else []
             ticks += [TypeText(typed[1], typed[0]).step()] if typed else []
             return next_steps(
                 [*ticks, Click(visible_text(agree), "button").step()], "the page asks to confirm it", raw
@@ -352,9 +313,13 @@ def _row_action(
         near = row_anchor(goal, control, observation)
         return next_steps([Click(visible_text(control), _role(control), near=near).step()],
                       f"the {goal.noun or 'item'}'s own {goal.verb!r} control, on its row", raw)  # fmt: skip
-    if goal.op != "act":
+    if goal.op not in ("act", "cancel"):
         return None
-    own = page_control(goal, observation, tried) or item_link(goal, observation, tried)
+    own = (page_control(goal, observation, tried) if goal.op == "act" else None) or item_link(
+        goal, observation, tried
+    )
+    if own is None and goal.op == "cancel":
+        return None  # (a cancel may still be a status set in the record's form)
     if own is not None:
         return next_steps(
             [Click(visible_text(own), _role(own)).step()], "the item's own page and its control", raw

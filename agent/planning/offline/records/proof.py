@@ -12,6 +12,7 @@ from agent.planning.offline.matching import clock_time
 from agent.planning.offline.page import is_heading, is_select, is_text_field, role_of, visible_text
 from agent.planning.offline.records.bookings import is_booking
 from agent.planning.offline.records.fields import record_fields
+from agent.planning.offline.records.fills import item_words
 from agent.planning.offline.records.forms import (
     field_label,
     form_fields,
@@ -20,6 +21,7 @@ from agent.planning.offline.records.forms import (
     on_record,
     save_control,
     with_synonyms,
+    without_place_noun,
 )
 from agent.planning.offline.records.goal import STATUS_WORDS, RecordGoal
 from agent.planning.offline.text import norm, similarity, tokens
@@ -261,6 +263,14 @@ def read_change(
             ln for ln in lines if not NOT_AS_ASKED.search(ln)
         ]  # ('You asked for 4 tickets; ... limited to 2')
         hits = [ln for ln in said if _contains(ln, _head(value))] or _option_shown(value, said, goal.who)
+        # ('Collect from' / 'Moorside' below it: the record's own pair for 'collect from the Moorside branch')
+        place = f"{words} {without_place_noun(value)}" if words else value
+        hits = (
+            hits
+            or _paired(value, said)
+            or [ln for ln in said if norm(ln) == norm(place)]
+            or _paired(place, said)
+        )
         count = re.match(r"^(\d+)\s+[a-z]", value, re.I) if booked else None
         said_as = (
             re.compile(rf"\b{re.escape(value)}\b", re.I) if count else None
@@ -284,6 +294,11 @@ def read_change(
         line = (named or hits)[0]
         what = f"{words} {value!r}" if words else repr(value[:80])
         reading.seen.append(f"{what} shown: {line[:140]}")
+    if goal.op == "create" and goal.verb in ("order", "reorder") and (item := item_words(goal.about)):
+        shown = [ln for ln in lines if item <= set(tokens(ln))]  # the item ordered ('Amlodipine 5mg tablets')
+        reading.seen.append(f"{goal.about!r} shown: {shown[0][:140]}") if shown else reading.unseen.append(
+            goal.about
+        )
     if goal.replace and norm(goal.replace[0]) not in norm(goal.replace[1]):
         left = [ln for ln in lines if _contains(ln, goal.replace[0])]
         if left:  # the text edited away is still there: the edit did not land (or not everywhere)
@@ -291,6 +306,12 @@ def read_change(
     if goal.op in STATUS_WORDS and not goal.values:
         _read_state(goal, observation, lines, reading)
     return reading
+
+
+def _paired(value: str, lines: list[str]) -> list[str]:
+    """A form's choice said as a label and its value ('Collect from Moorside'), shown by the record as the label's
+    line and the value's line below it ('Collect from' / 'Moorside')."""
+    return [f"{a}: {b}" for a, b in zip(lines, lines[1:], strict=False) if norm(f"{a} {b}") == norm(value)]
 
 
 def _option_shown(value: str, lines: list[str], who: str = "") -> list[str]:

@@ -21,7 +21,6 @@ from agent.planning.base import HistoryItem
 from agent.planning.offline import page as kinds
 from agent.planning.offline.dates import MONTH_NAME, WEEKDAY_BEFORE, days_said, same_day
 from agent.planning.offline.page import visible_text
-from agent.planning.offline.records.forms import field_label
 from agent.planning.offline.records.goal import RecordGoal
 from agent.planning.offline.records.progress import CLICKED
 from agent.planning.offline.text import norm, tokens
@@ -148,7 +147,12 @@ def row_text(control: Element, observation: Observation) -> str:
     its block holds above it, back to the block's previous control of the same kind."""
     x, y, w, h = _box(control)
     mid = y + h / 2
-    elements = [e for e in observation.get("elements") or [] if e is not control and visible_text(e)]
+    zone = control.get("zone") or "main"  # (a row's cells share its zone: a sidebar beside it is no cell)
+    elements = [
+        e
+        for e in observation.get("elements") or []
+        if e is not control and visible_text(e) and (e.get("zone") or "main") == zone
+    ]
     line = []
     for e in elements:
         _, ey, _, eh = _box(e)
@@ -162,7 +166,11 @@ def row_text(control: Element, observation: Observation) -> str:
     if any(not (kinds.is_button(e) or kinds.is_link(e)) or len(visible_text(e)) > 40 for e in line):
         said = " ".join(visible_text(e) for e in sorted(line, key=lambda e: _box(e)[0]))
         return f"{said} {_read_row(line, observation)}".strip()
-    above = [e for e in elements if block and e.get("block") == block and _box(e)[1] < y]
+    above = (
+        [e for e in elements if e.get("block") == block and _box(e)[1] < y]
+        if block
+        else [e for e in elements if _box(e)[1] < y and zone == "main"]
+    )  # (a control in no block of its own is the page's: an item's own page, read from its top)
     siblings = [
         _box(e)[1]
         for e in above
@@ -200,7 +208,7 @@ def row_anchor(goal: RecordGoal, control: Element, observation: Observation) -> 
         and not (_box(e)[0] <= cx and _box(e)[1] <= cy and _box(e)[0] + _box(e)[2] >= cx + cw
                  and _box(e)[1] + _box(e)[3] >= cy + ch)  # not the row itself: it holds every row's control
         and len(visible_text(e)) <= 80 and _box(e)[1] <= mid <= _box(e)[1] + _box(e)[3]
-        and _box(e)[3] <= max(3 * h, 60)
+        and _box(e)[3] <= max(4 * h, 100)  # (a cell of a row whose text wraps is taller than its control)
     ]  # fmt: skip
     mine.sort(key=lambda e: (-_score(goal, visible_text(e)), abs(_box(e)[0] - _box(control)[0])))
     return visible_text(mine[0]) if mine else ""
@@ -312,10 +320,16 @@ _CONTROL_LINK = re.compile(
 
 
 def item_link(goal: RecordGoal, observation: Observation, tried: set[str]) -> Element | None:
-    """A link that names the item (its own page may carry the control), when one names it best."""
+    """A link that names the item (its own page may carry the control), when one names it best; a short link
+    by its row too (an order's number leads the row that names the medicine and its status)."""
+
+    def score(e: Element) -> float:
+        short = len(visible_text(e)) <= 20
+        return max(_score(goal, visible_text(e)), _score(goal, row_text(e, observation)) if short else 0.0)
+
     scored = sorted(
         (
-            (_score(goal, visible_text(e)), e)
+            (score(e), e)
             for e in observation.get("elements") or []
             if kinds.is_link(e) and 0 < len(visible_text(e)) <= 80 and visible_text(e) not in tried
             and not _CONTROL_LINK.match(visible_text(e))
@@ -358,57 +372,6 @@ def agree_control(goal: RecordGoal, observation: Observation, history: list[Hist
     ]  # fmt: skip
     yes = [e for e in buttons if _YES.search(visible_text(e))]
     return (yes or [e for e in buttons if _has(visible_text(e), verb_words(goal.verb))] or [None])[0]
-
-
-#: A box the user ticks to say they know what the action means ('I have read the module handbook', 'I agree
-#: to the cancellation terms'): part of doing what they asked, on the page that confirms it.
-_ACKNOWLEDGE = re.compile(
-    r"^\s*i(?:'ve|\s+have)\s+read\b|^\s*i\s+(?:agree|understand|accept|acknowledge|confirm)\b", re.I
-)
-
-
-#: What a tick box may offer beside the change, never ticked for the user: marketing, partners' offers.
-_NOT_ASKED = re.compile(
-    r"\b(?:marketing|newsletters?|offers|promotions?|partners?|third\s+part(?:y|ies)|paperless|subscribe|"
-    r"receive\s+(?:emails?|texts?|messages?|updates))\b",
-    re.I,
-)
-
-
-def acknowledgement(observation: Observation) -> Element | None:
-    """The confirmation page's unticked 'I have read / I agree ...' box (None when there is none)."""
-    return next(
-        (
-            e
-            for e in observation.get("elements") or []
-            if (e.get("role") or "") == "checkbox"
-            and not e.get("checked")
-            and _ACKNOWLEDGE.match(visible_text(e))
-            and not _NOT_ASKED.search(visible_text(e))
-        ),
-        None,
-    )
-
-
-_TYPE_TO_CONFIRM = re.compile(r"\btype\b.*\bto\s+confirm\b|\bconfirm\b.*\b(?:by\s+)?typing\b", re.I)
-
-
-def confirm_typing(goal: RecordGoal, observation: Observation) -> tuple[str, str] | None:
-    """(field, what to type) when the confirmation asks to type something first: the word it quotes ('Type
-    DELETE to confirm') or, asked for the name, the item's own name ('Type the key name to confirm')."""
-    for e in observation.get("elements") or []:
-        label = " ".join(str(e.get(k) or "") for k in ("name", "text", "placeholder"))
-        if (
-            (e.get("role") or "") not in ("textbox", "searchbox")
-            or e.get("value")
-            or not _TYPE_TO_CONFIRM.search(label)
-        ):
-            continue
-        quoted = re.search(r"[\"“'‘](?P<w>[^\"”'’]{1,40})[\"”'’]|\b(?P<caps>[A-Z]{3,})\b", label)
-        said = (quoted.group("w") or quoted.group("caps")) if quoted else ""
-        name = said or (goal.title or goal.about if re.search(r"\bname\b", label, re.I) else "")
-        return (field_label(e) or visible_text(e), name.strip()) if name.strip() else None
-    return None
 
 
 def _appeared(goal: RecordGoal, history: list[HistoryItem]) -> list[str]:
