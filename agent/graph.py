@@ -12,6 +12,8 @@ from typing import Any
 
 from langchain_core.runnables import Runnable, RunnableConfig
 from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
+from langgraph.types import Command
 
 from agent.context import Context
 from agent.nodes.ask_user import ask_user
@@ -140,67 +142,109 @@ class Router(Runnable[AgentState, str]):
         return self.route(input)
 
 
+#: Each node's router and the nodes it may go to: the one table both ways of routing below are built from.
+ROUTES: dict[str, tuple[Callable[[AgentState], str], tuple[str, ...]]] = {
+    "start": (after_start, ("observe", "finalize")),
+    "observe": (after_observe, ("loop_mitigation", "goal_check", "finalize")),
+    "loop_mitigation": (after_loop_mitigation, ("goal_check", "finalize")),
+    "goal_check": (after_goal_check, ("planner", "translate", "finalize")),
+    "planner": (after_planner, ("translate", "goal_check", "error_retry", "finalize")),
+    "translate": (
+        after_translate,
+        ("safety", "ask_user", "goal_check", "progress", "error_retry", "finalize"),
+    ),
+    "safety": (after_safety, ("confirm", "execute", "progress", "finalize")),
+    "confirm": (after_confirm, ("execute", "progress", "finalize")),
+    "execute": (after_execute, ("progress", "finalize")),
+    "progress": (after_progress, ("observe", "finalize")),
+    "ask_user": (after_ask_user, ("observe", "finalize")),
+    "error_retry": (after_error_retry, ("observe", "finalize")),
+}
+
+NODES: dict[str, Callable[..., Any]] = {
+    "start": start,
+    "observe": observe,
+    "loop_mitigation": loop_mitigation,
+    "goal_check": goal_check,
+    "planner": planner,
+    "translate": translate,
+    "safety": safety,
+    "confirm": confirm,
+    "execute": execute,
+    "progress": progress,
+    "ask_user": ask_user,
+    "error_retry": error_retry,
+    "finalize": finalize,
+}
+
+
+def _routing_itself(fn: Callable[..., Any], route: Callable[[AgentState], str]) -> Callable[..., Any]:
+    """``fn`` choosing its own way on: its update and the router's choice over the state it leaves, as one
+    ``Command``. The same choice a conditional edge makes, without the edge's fresh copy of every channel."""
+
+    async def node(state: AgentState, runtime: Runtime[Context]) -> Command:
+        update = await fn(state, runtime)
+        return Command(update=update, goto=route({**state, **update}))  # type: ignore[typeddict-item]
+
+    node.__name__ = node.__qualname__ = fn.__name__
+    node.__doc__ = fn.__doc__
+    return node
+
+
+def _builder(*, nodes_route_themselves: bool) -> StateGraph:
+    builder = StateGraph(
+        AgentState, context_schema=Context, input_schema=InputState, output_schema=OutputState
+    )
+    for node_name, fn in NODES.items():
+        route, ways = ROUTES.get(node_name, (None, ()))
+        if route is not None and nodes_route_themselves:
+            builder.add_node(node_name, _routing_itself(fn, route), destinations=ways)
+        else:
+            builder.add_node(node_name, fn)
+            if route is not None:
+                builder.add_conditional_edges(node_name, Router(route), list(ways))
+    builder.add_edge(START, "start")
+    builder.add_edge("finalize", END)
+    return builder
+
+
 def build_graph(*, checkpointer: Any = None, name: str = "wayfinder", **compile_kwargs: Any):
     """Compile the agent graph. Embed it as a node/subgraph, or run it with ``ainvoke``/``astream``.
 
     Pass a checkpointer (e.g. ``SqliteSaver``) for confirm/ask_user interrupts and resumable runs; a parent
-    graph's checkpointer also serves a child compiled without one.
+    graph's checkpointer also serves a child compiled without one. Its edges are conditional edges, so a
+    state edited with ``update_state`` (Studio's edit and fork) goes on where the edited state leads.
     """
-    builder = StateGraph(
-        AgentState, context_schema=Context, input_schema=InputState, output_schema=OutputState
+    return _builder(nodes_route_themselves=False).compile(
+        checkpointer=checkpointer, name=name, **compile_kwargs
     )
-    nodes = {
-        "start": start,
-        "observe": observe,
-        "loop_mitigation": loop_mitigation,
-        "goal_check": goal_check,
-        "planner": planner,
-        "translate": translate,
-        "safety": safety,
-        "confirm": confirm,
-        "execute": execute,
-        "progress": progress,
-        "ask_user": ask_user,
-        "error_retry": error_retry,
-        "finalize": finalize,
-    }
-    for node_name, fn in nodes.items():
-        builder.add_node(node_name, fn)
-    builder.add_edge(START, "start")
-    builder.add_conditional_edges("start", Router(after_start), ["observe", "finalize"])
-    builder.add_conditional_edges(
-        "observe", Router(after_observe), ["loop_mitigation", "goal_check", "finalize"]
-    )
-    builder.add_conditional_edges(
-        "loop_mitigation", Router(after_loop_mitigation), ["goal_check", "finalize"]
-    )
-    builder.add_conditional_edges(
-        "goal_check", Router(after_goal_check), ["planner", "translate", "finalize"]
-    )
-    builder.add_conditional_edges(
-        "planner", Router(after_planner), ["translate", "goal_check", "error_retry", "finalize"]
-    )
-    builder.add_conditional_edges(
-        "translate",
-        Router(after_translate),
-        ["safety", "ask_user", "goal_check", "progress", "error_retry", "finalize"],
-    )
-    builder.add_conditional_edges(
-        "safety", Router(after_safety), ["confirm", "execute", "progress", "finalize"]
-    )
-    builder.add_conditional_edges("confirm", Router(after_confirm), ["execute", "progress", "finalize"])
-    builder.add_conditional_edges("execute", Router(after_execute), ["progress", "finalize"])
-    builder.add_conditional_edges("progress", Router(after_progress), ["observe", "finalize"])
-    builder.add_conditional_edges("ask_user", Router(after_ask_user), ["observe", "finalize"])
-    builder.add_conditional_edges("error_retry", Router(after_error_retry), ["observe", "finalize"])
-    builder.add_edge("finalize", END)
-    return builder.compile(checkpointer=checkpointer, name=name, **compile_kwargs)
 
 
+#: The runner's graph: the same nodes and routers, each node returning its router's choice with its update.
+#: A conditional edge reads a fresh copy of every state channel to route, about half a millisecond of each
+#: graph step; the runner gives ``update_state`` the way on itself (:func:`update_keeping_route`).
+_run_graph = _builder(nodes_route_themselves=True).compile(name="wayfinder")
+
+
+#: LangGraph Studio's graph (``langgraph.json``) and the one to import for embedding: conditional edges, no
+#: checkpointer (``langgraph dev`` brings its own).
 graph = build_graph()
 
 
 def with_checkpointer(checkpointer: Any) -> Any:
-    """The module's compiled graph with ``checkpointer``: compiled once per process, copied per run (a copy
-    takes well under a millisecond; compiling takes 40-120 ms, which every run's first step used to pay)."""
-    return graph.copy(update={"checkpointer": checkpointer})
+    """The runner's graph with ``checkpointer``: compiled once per process, copied per run (a copy takes well
+    under a millisecond; compiling takes 40-120 ms, which every run's first step used to pay)."""
+    return _run_graph.copy(update={"checkpointer": checkpointer})
+
+
+async def update_keeping_route(
+    graph: Any, config: dict[str, Any], values: dict[str, Any], as_node: str | None = None
+) -> None:
+    """``update_state`` on the runner's graph, whose nodes route themselves: the run still goes where it was
+    going (the paused or pending node), or, as ``as_node``, where that node's router sends the new state."""
+    snapshot = await graph.aget_state(config)
+    if as_node is None:
+        goto: Any = list(snapshot.next)
+    else:
+        goto = ROUTES[as_node][0]({**(snapshot.values or {}), **values})  # type: ignore[typeddict-item]
+    await graph.aupdate_state(config, Command(update=values, goto=goto), as_node=as_node)

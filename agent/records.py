@@ -229,12 +229,15 @@ _recorders: dict[str, RunRecorder] = {}
 _recorders_lock = threading.Lock()
 
 
-def _kept_recorder(run_id: str, run_dir: Path) -> RunRecorder | None:
+def _kept_recorder(run_id: str, run_dir: Path | str) -> RunRecorder | None:
     rec = _recorders.get(run_id)
-    return rec if rec is not None and rec.run_dir == Path(run_dir) else None
+    if rec is None:
+        return None
+    # the same text is the same directory (asked several times per graph node: no Path built for it)
+    return rec if str(run_dir) == str(rec.run_dir) or rec.run_dir == Path(run_dir) else None
 
 
-def known_recorder(run_id: str, run_dir: Path) -> RunRecorder | None:
+def known_recorder(run_id: str, run_dir: Path | str) -> RunRecorder | None:
     """The recorder of a run if this process has one already (never reads the disk)."""
     with _recorders_lock:
         return _kept_recorder(run_id, run_dir)

@@ -43,6 +43,11 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
+# (the tracers: LangChain imports them at a process's first graph run, in its callback set-up; imported with the
+# process instead, not in the first run's first step)
+import langchain_core.tracers.context  # noqa: F401
+import langchain_core.tracers.run_collector  # noqa: F401
+import langchain_core.tracers.stdout  # noqa: F401
 from langgraph.errors import GraphRecursionError
 from langgraph.types import Command
 
@@ -50,7 +55,7 @@ from agent.browser import registry
 from agent.checkpointer import PendingWrites, RunSaver, open_checkpointer
 from agent.config import context_from_any
 from agent.context import Context
-from agent.graph import recursion_limit_for, with_checkpointer
+from agent.graph import recursion_limit_for, update_keeping_route, with_checkpointer
 from agent.records import (
     clear_inflight,
     inline_record_writes,
@@ -143,7 +148,7 @@ async def _restart_clock(graph: Any, config: dict[str, Any], paused_at: float) -
     if not snapshot.next or not values.get("started_at"):
         return
     spent = float(values.get("elapsed_before", 0.0)) + max(0.0, paused_at - float(values["started_at"]))
-    await graph.aupdate_state(config, {"elapsed_before": spent, "started_at": time.time()})
+    await update_keeping_route(graph, config, {"elapsed_before": spent, "started_at": time.time()})
 
 
 async def _drive(
@@ -389,8 +394,8 @@ async def resume_run(
             spent = float(values.get("elapsed_before", 0.0)) + max(
                 0.0, _last_activity(run_dir) - float(values.get("started_at") or time.time())
             )
-            await graph.aupdate_state(
-                config, {"elapsed_before": spent, "started_at": time.time()}, as_node="progress"
+            await update_keeping_route(
+                graph, config, {"elapsed_before": spent, "started_at": time.time()}, as_node="progress"
             )
             snapshot = await graph.aget_state(config)
     if not snapshot.values:
@@ -436,7 +441,8 @@ async def _restore_browser(graph: Any, config: dict[str, Any], ctx: Context, run
     if lost:
         said = "; ".join(lost)
         hint = f"The run was resumed in a new browser that could not restore: {said}. Check the page first."
-        await graph.aupdate_state(
+        await update_keeping_route(
+            graph,
             config,
             {
                 "resume_lost": [*(values.get("resume_lost") or []), *lost],

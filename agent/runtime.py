@@ -321,9 +321,12 @@ DIGEST_KEYS = (
 _observations: dict[str, tuple[str, dict[str, Any]]] = {}
 
 
-def _write_observation(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+def _write_observation(path: Path, data: bytes) -> None:
+    try:
+        path.write_bytes(data)
+    except FileNotFoundError:  # the run's first observation, or its directory was removed since
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
 
 
 async def store_observation(
@@ -336,8 +339,8 @@ async def store_observation(
     # In order with the trace records: the checkpoint holding this digest waits until the file is written.
     # now: a later node may change the dict in place. orjson: a big page's observation in a fraction of the
     # time json takes, on the step's path
-    text = orjson.dumps(observation, default=str, option=orjson.OPT_NON_STR_KEYS).decode()
-    write_soon(lambda: _write_observation(path, text))
+    data = orjson.dumps(observation, default=str, option=orjson.OPT_NON_STR_KEYS)  # UTF-8 JSON
+    write_soon(lambda: _write_observation(path, data))
     _observations[run_id] = (ref, observation)
     return {
         "ref": ref,

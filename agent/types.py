@@ -285,7 +285,7 @@ class TraceRecord(TypedDict, total=False):
     plan_step: str | None
     action: Action | None
     result: ActionResult | None
-    node_ms: int
+    node_ms: float  # milliseconds, to 0.01
     screenshot: str | None  # path relative to the run dir
     note: str
     terminal_type: str | None

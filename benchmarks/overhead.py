@@ -155,8 +155,8 @@ def to_markdown(report: dict[str, Any]) -> str:
             f"`{report['environment']['command']}`: {len(report['runs'])} run(s) of the demo goal with the offline "
             "planner in one process and one browser. Overhead = a step's wall time minus its `observe` and "
             "`execute` node time (from the run's own trace). The floor is the same graph shape with nodes that do "
-            "nothing (this state, conditional edges, the SQLite checkpointer written before each next step), run "
-            "after each run: what LangGraph itself costs per action on this machine "
+            "nothing (this state, each node routing itself as the runner's do, the SQLite checkpointer written "
+            "before each next step), run after each run: what LangGraph itself costs per action on this machine "
             "(`benchmarks/overhead_floor.py`); then again with a state of one key (the step count), LangGraph's "
             "least cost whatever the state holds.",
             "",

@@ -1,8 +1,8 @@
 """LangGraph's own cost of one action of our graph, with nodes that do nothing: the floor under the overhead.
 
 One action is six graph steps (observe, goal_check, translate, safety, execute, progress). Here each is a node
-that only counts, in the same shape as the agent's graph: the agent's typed state filled with a real run's last
-values, conditional edges, the runner's checkpointer (:class:`agent.checkpointer.RunSaver`, SQLite) written
+that only counts, in the same shape as the runner's graph: the agent's typed state filled with a real run's last
+values, each node routing itself (a ``Command``), the runner's checkpointer (:class:`agent.checkpointer.RunSaver`, SQLite) written
 before each next step (``durability="sync"``) and the runner's stream mode (``updates``; progress events go
 to the runner's listener directly). What is left is scheduling, state
 copies for the routers, checkpoints and streaming: the part of a step no node of ours can remove.
@@ -18,9 +18,9 @@ from typing import Any, TypedDict
 
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.graph import END, START, StateGraph
+from langgraph.types import Command
 
 from agent.checkpointer import open_checkpointer
-from agent.graph import Router
 from agent.state import AgentState
 
 #: The graph steps of one action of the agent's graph when the plan already holds the next step.
@@ -45,21 +45,17 @@ class CounterState(TypedDict, total=False):
 
 
 def _empty_graph(last_seq: int, schema: type = AgentState) -> StateGraph:
-    """The action's six nodes in a cycle, each routed on by a conditional edge reading the whole state."""
+    """The action's six nodes in a cycle, each choosing its way on over the state it leaves, as the runner's
+    graph does (a ``Command`` with the update: see ``agent.graph``)."""
     builder = StateGraph(schema)
-
-    async def count(state: dict[str, Any]) -> dict[str, Any]:
-        return {"seq": int(state.get("seq") or 0) + 1}
-
-    for name in ACTION_NODES:
-        builder.add_node(name, count)
-    builder.add_edge(START, ACTION_NODES[0])
     for here, there in zip(ACTION_NODES, ACTION_NODES[1:] + ACTION_NODES[:1], strict=True):
 
-        def route(state: dict[str, Any], there: str = there) -> str:
-            return END if int(state.get("seq") or 0) >= last_seq else there
+        async def count(state: dict[str, Any], there: str = there) -> Command:
+            seq = int(state.get("seq") or 0) + 1
+            return Command(update={"seq": seq}, goto=END if seq >= last_seq else there)
 
-        builder.add_conditional_edges(here, Router(route), [there, END])  # as the agent's graph routes
+        builder.add_node(here, count, destinations=(there, END))
+    builder.add_edge(START, ACTION_NODES[0])
     return builder
 
 

@@ -280,7 +280,8 @@ def graph_node(name: str) -> Callable[[NodeBody], Callable[..., Awaitable[dict[s
                     raise
                 except Exception as exc:  # noqa: BLE001 - every crash becomes a recorded terminal
                     update = {**fork, **_crash_update(name, exc)}
-            elapsed_ms = int((time.perf_counter() - started) * 1000)
+            # to 0.01 ms, not truncated to whole ones: the overhead benchmark subtracts it from the step's time
+            elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
             trace_extra = {key: update.pop(key) for key in TRACE_ONLY if key in update}
             await _record(name, state, ctx, update, trace_extra, elapsed_ms)
             await _keep_observation_out_of_state(state, update)
@@ -344,7 +345,7 @@ async def _record(
     ctx: Context,
     update: dict[str, Any],
     extra: dict[str, Any],
-    elapsed_ms: int,
+    elapsed_ms: float,
 ) -> None:
     """Append this node step to the run's trace and stream it. Needs a run id (set by ``start``)."""
     run_id = update.get("run_id") or state.get("run_id")

@@ -145,20 +145,19 @@ async def start(state: AgentState, ctx: Context) -> dict[str, Any]:
         if not check.ok:
             update.update(terminal(NAVIGATION_BLOCKED, f"start URL refused: {check.reason}"))
             return update
-        # The goal reader warms up while the start page loads, not sooner: on its thread it holds the interpreter
-        # for milliseconds at a time, which the run's set-up and the session's policy checks waited for.
-        asyncio.get_running_loop().run_in_executor(None, warm_up, goal)
         with contextlib.suppress(AttributeError):  # (a stand-in session without a page)
             register_soon(session.page.context)  # the marking pass, installed in the pages the run opens
         # The run's time budget covers the start page too: a page that never loads ends the run on time.
         remaining = ctx.max_seconds - (time.time() - update["started_at"])
+        opening = asyncio.ensure_future(
+            execute_action(session, {"action": "navigate", "element_id": None, "args": {"url": check.url}})
+        )
         try:
-            result = await asyncio.wait_for(
-                execute_action(
-                    session, {"action": "navigate", "element_id": None, "args": {"url": check.url}}
-                ),
-                timeout=max(0.0, remaining),
-            )
+            await asyncio.sleep(0)  # the page is asked for before the goal reader's warm-up below starts
+            # The goal reader warms up while the start page loads, not sooner: on its thread it holds the
+            # interpreter for milliseconds at a time, which the run's set-up and its first request waited for.
+            asyncio.get_running_loop().run_in_executor(None, warm_up, goal)
+            result = await asyncio.wait_for(opening, timeout=max(0.0, remaining))
         except TimeoutError:
             update.update(
                 terminal(
@@ -167,6 +166,8 @@ async def start(state: AgentState, ctx: Context) -> dict[str, Any]:
                 )
             )
             return update
+        finally:
+            opening.cancel()  # (done by now, unless the run was stopped while it waited)
         update["_result"] = result
         if result["status"] != "success":
             update.update(

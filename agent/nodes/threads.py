@@ -117,7 +117,7 @@ def known_not_forked(state: dict[str, Any], ctx: Context) -> bool:
     thread = current_thread_id()
     if state.get("thread_id") and thread and thread != state.get("thread_id"):
         return False
-    recorder = known_recorder(str(run_id), Path(str(state["run_dir"])))
+    recorder = known_recorder(str(run_id), str(state["run_dir"]))
     seq = int(state.get("seq", 0))
     return recorder is not None and not recorder.has(seq + 1) and not recorder.has(seq + 2)
 

@@ -117,3 +117,29 @@ def test_a_request_after_the_situation_can_be_said_as_a_need():
         "My dentist moved my appointment, so I need to cancel the eye test booking that's still pending."
     )
     assert record is not None and record.op == "cancel" and "eye test" in record.about
+
+
+def test_a_change_that_names_its_own_record_is_not_about_the_situation_told_before_it():
+    moved = read_record_goal(
+        "I'm paid on the last Friday of the month now, so please move my Brookfield Energy payment date to the 28th."
+    )
+    assert moved is not None and moved.op == "update" and moved.loose == ("the 28th",)
+    assert "paid" not in moved.about and "Friday" not in moved.about
+    lease = read_record_goal(
+        "The Harbour Street lease was renewed last week. Please update the end date to 31 March 2027."
+    )
+    assert (
+        lease is not None and lease.about == "Harbour Street lease"
+    )  # a record described, not the user's news
+    status = read_record_goal("The checkout bug is fixed now. Please change the status to resolved.")
+    assert status is not None and status.about == "checkout bug"
+    pointed = read_record_goal("The checkout bug is fixed now. Please update it to resolved.")
+    assert pointed is not None and pointed.about == "checkout bug"  # 'it': the situation names the record
+
+
+def test_news_after_a_greeting_is_the_change_it_asks_for():
+    record = read_record_goal(
+        "Hello, we've got a new landline number, 0161 496 0000. Could you change it on our account?"
+    )
+    assert record is not None and record.op == "update"
+    assert record.settings == (("landline number", "0161 496 0000"),)

@@ -187,10 +187,10 @@ def _stated(clause: str) -> str | None:
 
 
 #: A booking opened by its reference and the lead name instead of an account: 'My Skerry Air booking
-#: reference is QK7R2M (surname Sinclair)', 'booking ref AB12CD, last name Reid'.
+#: reference is QK7R2M (surname Sinclair)', 'booking ref AB12CD, last name Reid', 'Booking KQ7M4T, surname Okafor'.
 _BOOKING_REFERENCE = re.compile(
-    r"^(?:(?:my|our|the)\s+)?(?:[A-Z][\w&'.-]*\s+){0,3}(?i:booking|reservation|order|ticket)\s+(?i:reference|ref\.?|"
-    r"number|no\.?|code)\s*(?i:is|:)?\s*(?P<ref>(?=[A-Z0-9-]*\d)[A-Z0-9][A-Z0-9-]{3,})\s*[,(]?\s*(?i:and\s+)?(?i:the\s+)?"
+    r"^(?:(?:my|our|the)\s+)?(?:[A-Z][\w&'.-]*\s+){0,3}(?:(?i:booking|reservation|order|ticket)\s+(?i:reference|ref\.?|"
+    r"number|no\.?|code)|(?i:booking|reservation))\s*(?i:is|:)?\s*(?P<ref>(?=[A-Z0-9-]*\d)[A-Z0-9][A-Z0-9-]{3,})\s*[,(]?\s*(?i:and\s+)?(?i:the\s+)?"
     r"(?i:my\s+)?(?P<field>(?i:surname|last\s+name|family\s+name))\s*(?i:is)?\s*:?\s*(?P<name>[A-Z][\w'-]+)\s*\)?$"
 )
 #: The field words a booking reference is typed into (the page's own label decides among its fields).

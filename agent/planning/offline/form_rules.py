@@ -129,8 +129,8 @@ def parse_select(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
         m = _WITH_CONTROL.match(c)
     if not m:
         return None
-    if ordinal_of(m.group("o")):
-        return None
+    if ordinal_of(m.group("o")) or re.fullmatch(r"it|this|that|them|these|those", m.group("o").strip(), I):
+        return None  # ('change it on our booking' points back at news: no option called 'it')
     several = [m.group("o")]
     if not value_kind(value(m.group("o"), spans)):  # 'May 3, 2024' is one date; 'and' may be inside a name
         several = [o for o in re.split(r"\s*,\s*(?:and\s+|or\s+)?", m.group("o")) if o.strip()]
@@ -246,6 +246,8 @@ def parse_type(c: str, spans: tuple[str, ...]) -> list[Intent] | None:
         return [TypeText(typed[0].text, NEXT_EMPTY_FIELD)] * 2
 
     def make(t: str, f: str) -> list[Intent] | None:
+        if re.match(r"(?:it|this|that|them)\s+(?:on|in|at|for|from|with|within|inside)\b", f.strip(), I):
+            return None  # 'change it on my booking to ...': points back at news, names no field
         text = value(t, spans)
         field, _role = _reference(f, spans, FIELD_HINTS) if f else ("", "")
         if field.lower() in ("text", "it", "here", "there", "one") and only_mask(f.strip()) is None:

@@ -45,10 +45,13 @@ def login_lead(pending: list[Intent], observation: Observation, goal: str = "") 
     if not pending or not isinstance(pending[0], TypeText):
         return None
     elements = observation.get("elements") or []
-    if pending[0].field == REFERENCE_FIELD:  # a booking opened by its reference: the 'Manage booking' form
+    by_reference = pending[0].field == REFERENCE_FIELD or _bare_reference(typed)
+    if by_reference:  # a booking opened by its reference: the 'Manage booking' form
         if any(is_text_field(e) and "reference" in norm(" ".join(t for t, _ in labels(e))) for e in elements):
             return None
         targets: tuple[str, ...] = ("manage booking", "manage my booking", "my booking", "find my booking")
+        if pending[0].field != REFERENCE_FIELD:  # ('Reference 4451, surname Okafor' may be an account's too)
+            targets += ("log in", "my account", "account")
     elif not any(is_secret_field(i.field) for i in typed) and not _logs_in(pending):
         return None
     elif any(is_secret_field(i.field) for i in typed) and any(
@@ -69,6 +72,15 @@ def login_lead(pending: list[Intent], observation: Observation, goal: str = "") 
         if pick.ok:
             return step.step()
     return None
+
+
+def _bare_reference(typed: list[TypeText]) -> bool:
+    """'Reference KQ7M4T, surname Okafor': a reference said without what of, typed with a surname."""
+    return (
+        len(typed) >= 2
+        and re.fullmatch(r"(?:the\s+)?(?:reference|ref\.?)", typed[0].field.strip(), re.I) is not None
+        and re.fullmatch(r"surname|last\s+name|family\s+name", typed[1].field.strip(), re.I) is not None
+    )
 
 
 def _section_of(field: str) -> tuple[str, ...]:

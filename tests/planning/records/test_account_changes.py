@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from agent.planning.offline.grammar import parse_goal
 from agent.planning.offline.intents import TypeText
+from agent.planning.offline.leads import login_lead
 from agent.planning.offline.records.bookings import read_booking
 from agent.planning.offline.records.finding import subject_link
 from agent.planning.offline.records.goal import read_record_goal
 from agent.planning.offline.records.plan import leading_intents, plan_record
-from agent.planning.offline.records.progress import pending_save, reread
+from agent.planning.offline.records.progress import pending_save, placed_values, reread
 from agent.planning.offline.records.proof import read_change, refusal
 from agent.planning.offline.records.restate import restate
 from agent.planning.offline.records.which import record_goal_of
@@ -166,3 +167,62 @@ def test_a_heading_over_a_form_still_empty_confirms_no_booking():
     p.text("Wednesday 16 June 2027 11:00–12:00, 15:00–17:00")
     reading = read_change(goal, p.build())
     assert not reading.proven
+
+
+def test_news_said_with_a_booking_reference_changes_the_booking_and_its_lookup_is_no_change():
+    goal = (
+        "Hello, we've got a new landline, 01632 960 118. Could you change it on our Skerry Air booking? "
+        "Booking QK7R2M, surname Sinclair."
+    )
+    parsed = parse_goal(goal)
+    typed = [i for i in parsed.intents if isinstance(i, TypeText)]
+    assert [(t.field, t.text) for t in typed] == [("booking reference", "QK7R2M"), ("surname", "Sinclair")]
+    assert not any(getattr(i, "option", None) == "it" for i in parsed.intents)  # no option called 'it'
+    record = record_goal_of(parsed)
+    assert (
+        record is not None and record.op == "update" and record.settings == (("landline", "01632 960 118"),)
+    )
+    history = [
+        {"plan_step": 'Type "QK7R2M" into "booking reference"', "status": "success"},
+        {"plan_step": 'Type "Sinclair" into "surname"', "status": "success"},
+        {"plan_step": "Submit the form", "status": "success"},
+        {"plan_step": 'Type "01632 960 118" into "Landline"', "status": "success"},
+    ]
+    assert placed_values(history) == ("01632 960 118",)  # the reference and the name only looked it up
+
+
+def test_it_pointing_back_at_news_is_neither_an_option_nor_a_field():
+    for clause in (
+        "Please change it on my booking to the 10:15 flight.",
+        "Change it in the booking to Tuesday.",
+    ):
+        parsed = parse_goal(clause)
+        assert not parsed.understood and not parsed.intents, parsed.intents
+
+
+def test_a_bare_reference_with_a_surname_looks_for_the_booking_first_then_a_log_in():
+    pending = list(parse_goal("Reference KQ7M4T, surname Okafor.").intents)
+    home = Page("http://air.test/", "Kittiwake Air")
+    home.add("a", "Book flights", href="/book", y=40)
+    home.add("a", "Manage booking", href="/manage", y=40, x=300)
+    assert login_lead(pending, home.build()) == 'Click the "manage booking" link'
+    club = Page("http://club.test/", "Millbrook Club")
+    club.add("a", "Log in", href="/login", y=40)
+    assert login_lead(pending, club.build()) == 'Click the "log in" link'
+    member = parse_goal("Member reference 4451, surname Okafor.").intents
+    assert [i.field for i in member if isinstance(i, TypeText)][0] != "booking reference"  # an account's
+
+
+def test_a_phone_number_the_page_spaces_otherwise_is_the_one_saved():
+    goal = read_record_goal("Please change the mobile number on my Brightwell account to 07700 900464.")
+    assert goal is not None
+    for shown, proven in (
+        ("07700 900 464", True),
+        ("+44 7700 900464", True),
+        ("07700 900 465", False),
+        ("17700 900464", False),
+    ):
+        page = Page("http://energy.test/my/details", "Your details")
+        page.add("input", "", name="Mobile number", value=shown, y=120)
+        page.add("button", "Save details", y=180)
+        assert read_change(goal, page.build(), (), reread=True).proven is proven, shown

@@ -433,6 +433,9 @@ def read_record_goal(goal: str) -> RecordGoal | None:
         )
         about = target.group("d") if target and op == "append" else ""
     names_own = op in ("act", "cancel") and bool(_OWN_WORDS.sub(" ", body).split())  # 'her vet ... the 10th'
+    # 'I get paid mid-month now, so move my direct debit to the 15th': news of the user, no record's description
+    mine = re.match(r"(?:i|we)(?:['’]m|['’]re|\s)", described, I) and re.match(r"(?:my|our)\s+\S", body, I)
+    names_own = names_own or (op == "update" and bool(mine))
     if not about and not number and described and op != "create" and not names_own and not missed:
         about = _PREDICATE.sub(
             "", ARTICLE.sub("", described.strip(" .,"))

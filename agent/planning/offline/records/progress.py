@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from agent.planning.base import HistoryItem
+from agent.planning.offline.account_rules import REFERENCE_FIELD
 from agent.planning.offline.intents import Submit
 from agent.planning.offline.records.forms import SAVE
 from agent.planning.offline.records.goal import OPERATIONS
@@ -74,6 +75,7 @@ def saves_sent(history: list[HistoryItem], own: tuple[str, ...] = ()) -> int:
 
 
 _LOGIN_SUBMIT = Submit("login").step()
+_SUBMIT = Submit("").step()
 _CREDENTIAL = re.compile(r"user\s*name|\buser\b|password|passcode|\blogin\b", re.I)
 _PLACED = re.compile(
     r'^(?:Type|Append|Select) ["“«\'](?P<v>.+?)["”»\'] (?:into|to|from) ["“«\'](?P<f>.+?)["”»\']'
@@ -89,12 +91,14 @@ def placed_values(history: list[HistoryItem]) -> tuple[str, ...]:
     since_login: list[
         str
     ] = []  # typed into the form a login then submitted: credentials ('PIN', 'Patient ID')
+    looked_up = False  # a booking reference typed: the form it is in looks the booking up, like a log-in
     for item in ok_steps(history):
         step = str(item.get("plan_step") or "")
-        if step == _LOGIN_SUBMIT:
+        if step == _LOGIN_SUBMIT or (looked_up and step == _SUBMIT):
             out = [v for v in out if v not in since_login]
         m = _PLACED.match(step)
         since_login = since_login + [m.group("v")] if m else []
+        looked_up = bool(m) and (looked_up or m.group("f") == REFERENCE_FIELD)
         value = _LIST_MARK.sub("", m.group("v")) if m else ""  # '- Order a badge' shows as a list item
         if m and not _CREDENTIAL.search(m.group("f")) and value not in out:
             out.append(value)

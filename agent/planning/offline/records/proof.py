@@ -133,7 +133,43 @@ def _head(value: str) -> str:
 
 def _contains(line: str, value: str) -> bool:
     v = norm(value)
-    return bool(v) and (f" {v} " in f" {norm(line)} " or _same_day(line, value) or _same_time(line, value))
+    return bool(v) and (
+        f" {v} " in f" {norm(line)} "
+        or _same_day(line, value)
+        or _same_time(line, value)
+        or _same_phone(line, value)
+    )
+
+
+#: A phone number as people write it ('07700 900464', '+44 (0)161 496 0000'), and as a page may space it again.
+_PHONE = re.compile(r"(?<![\w.,+])(?:\+|00)?\d[\d ().-]{5,}\d(?![\w.,]\d)")
+
+
+def _same_phone(line: str, value: str) -> bool:
+    """The line shows the phone number ``value`` is, spaced otherwise ('07700 900 464' for '07700 900464') or
+    with its country code written in place of the 0 ('+44 7700 900464'). Only a value written as a phone number
+    (nine digits or more, grouped or starting with 0 or +), never an account, order or ticket number."""
+    asked = re.sub(r"\D", "", value)
+    if (
+        not _PHONE.fullmatch(value.strip())
+        or len(asked) < 9
+        or not re.match(r"[+0]|\d+[ ().-]\d", value.strip())
+    ):
+        return False
+    for m in _PHONE.finditer(line):
+        shown = re.sub(r"\D", "", m.group(0))
+        if shown == asked:
+            return True
+        coded, local = (m.group(0), asked) if len(shown) > len(asked) else (value.strip(), shown)
+        long_, short = re.sub(r"\D", "", coded), local
+        if (  # '+44 7700 900464' or '0044 ...' where the other has its 0 ('+44 (0)7700 ...' keeps it)
+            coded.startswith(("+", "00"))
+            and short.startswith("0")
+            and long_.lstrip("0").endswith(short[1:])
+            and len(long_.lstrip("0")) - len(short) in (1, 2)
+        ):
+            return True
+    return False
 
 
 def refusal(observation: Observation) -> str:

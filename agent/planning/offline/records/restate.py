@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from agent.planning.offline.clauses import without_courtesy
 from agent.planning.offline.dates import DAY_AND_MONTH
 from agent.planning.offline.text import SENTENCE_BREAK
 
@@ -96,6 +97,7 @@ _OTHER_CHANGE = re.compile(
 
 
 def _news(sentence: str) -> str:
+    sentence = without_courtesy(sentence)  # 'Hi, I've got a new mobile number, ...'
     for rx in _NEWS:
         m = rx.match(sentence.strip())
         value = m.group("v").strip() if m else ""
